@@ -1,0 +1,42 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"testing"
+)
+
+func benchRun(b *testing.B, sb *Sandbox, cmd string) {
+	b.Helper()
+	ctx := context.Background()
+	for b.Loop() {
+		res, err := sb.Run(ctx, cmd)
+		if err != nil || res.ExitCode != 0 {
+			b.Fatalf("%q: %v %+v", cmd, err, res)
+		}
+	}
+}
+
+// BenchmarkEchoBuiltin is the floor: a Run that starts no guest.
+func BenchmarkEchoBuiltin(b *testing.B) {
+	sb := newTest(b, Options{})
+	benchRun(b, sb, "echo hi")
+}
+
+// BenchmarkCatWc is two guests joined by a pipe over a 1 MiB file.
+func BenchmarkCatWc(b *testing.B) {
+	sb := newTest(b, Options{})
+	if err := sb.WriteFile("/tmp/f", bytes.Repeat([]byte("0123456789abcdef\n"), 1<<16), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, sb, "cat /tmp/f | wc -l")
+}
+
+// BenchmarkGuestSpawn is a 200-step loop starting a guest each time;
+// ns/op divided by 200 is the warm cost of one guest.
+func BenchmarkGuestSpawn(b *testing.B) {
+	sb := newTest(b, Options{})
+	benchRun(b, sb, "/bin/true") // compile once
+	b.ResetTimer()
+	benchRun(b, sb, "for i in $(seq 200); do /bin/true; done")
+}

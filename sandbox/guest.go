@@ -1,0 +1,210 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+
+	"github.com/wasmsand/wasmsand/sandbox/wasi"
+	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/instrument"
+	"github.com/wasmsand/wasmsand/wasm/wazeroengine"
+)
+
+// fuelSlice is how much fuel a guest gets between two refuel calls: about
+// a millisecond of work, so deadlines are checked often and cheaply.
+const fuelSlice = 1 << 20
+
+// engineEntry is a process-wide engine and its module cache. Host modules
+// find their sandbox, Run and process through the context, so one engine
+// serves every sandbox.
+type engineEntry struct {
+	eng   wasm.Engine
+	cache moduleCache
+}
+
+var (
+	enginesMu sync.Mutex
+	engines   = map[string]*engineEntry{}
+)
+
+func sharedEngine(ctx context.Context, cacheDir string) (*engineEntry, error) {
+	enginesMu.Lock()
+	defer enginesMu.Unlock()
+	if e, ok := engines[cacheDir]; ok {
+		return e, nil
+	}
+	eng, err := wazeroengine.New(context.WithoutCancel(ctx), wazeroengine.Config{
+		HostModules: []wasm.HostModule{wasi.HostModule(), refuelModule()},
+		CacheDir:    cacheDir,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
+	}
+	e := &engineEntry{eng: eng}
+	engines[cacheDir] = e
+	return e, nil
+}
+
+// guestProc is the per-process fuel state the refuel host call works on.
+type guestProc struct {
+	run   *runState
+	given int64 // fuel handed out in the current slice
+}
+
+type guestKey struct{}
+
+func refuelModule() wasm.HostModule {
+	return wasm.HostModule{
+		Name: instrument.RefuelModule,
+		Funcs: []wasm.HostFunc{{
+			Name:    instrument.RefuelName,
+			Params:  []wasm.ValueType{wasm.I64},
+			Results: []wasm.ValueType{wasm.I64},
+			Fn:      refuel,
+		}},
+	}
+}
+
+// refuel is called by instrumented code when its fuel slice is spent. It
+// accounts the slice, stops the guest if the Run is over (timeout, limit)
+// or its fuel budget is gone, and hands out the next slice.
+func refuel(ctx context.Context, _ wasm.Memory, stack []uint64) {
+	g, _ := ctx.Value(guestKey{}).(*guestProc)
+	if g == nil {
+		stack[0] = fuelSlice
+		return
+	}
+	remaining := int64(stack[0])
+	used := g.run.fuelUsed.Add(g.given - remaining)
+	g.given = 0
+	if err := ctx.Err(); err != nil {
+		panic(context.Cause(ctx))
+	}
+	next := int64(fuelSlice)
+	if b := g.run.fuelBudget; b > 0 {
+		if used >= b {
+			panic(&wasm.ExitError{Code: 137, Reason: "fuel exhausted"})
+		}
+		next = min(next, b-used)
+	}
+	g.given = next
+	stack[0] = uint64(next)
+}
+
+// instrumentFor returns the instrumenter this sandbox applies to every
+// module: fuel metering, the memory cap and WASI-only imports.
+func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
+	return func(bin []byte) ([]byte, error) {
+		return instrument.Instrument(bin, instrument.Options{
+			MemoryLimitPages: s.memPages,
+			Fuel:             true,
+			AllowImport: func(module, _ string) bool {
+				return module == wasi.ModuleName
+			},
+		})
+	}
+}
+
+// runGuest runs one WASI command to completion with the shell's stdio.
+func (s *Sandbox) runGuest(ctx context.Context, key moduleKey, load func() ([]byte, error), args []string) error {
+	hc := interp.HandlerCtx(ctx)
+	mod, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
+	if err != nil {
+		if ctx.Err() != nil {
+			return interp.ExitStatus(124)
+		}
+		fmt.Fprintf(hc.Stderr, "bash: %s: cannot execute binary file: %v\n", args[0], err)
+		return interp.ExitStatus(126)
+	}
+	run := runFrom(ctx)
+	if err := run.acquire(); err != nil {
+		fmt.Fprintf(hc.Stderr, "bash: %v\n", err)
+		return interp.ExitStatus(254)
+	}
+	defer run.release()
+
+	proc, err := wasi.NewProcess(wasi.Config{
+		Args:   args,
+		Env:    guestEnv(hc.Env, hc.Dir),
+		FS:     s.fs,
+		Cwd:    hc.Dir,
+		Stdin:  hc.Stdin,
+		Stdout: hc.Stdout,
+		Stderr: hc.Stderr,
+		Now:    s.now,
+		Random: s.rand,
+	})
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
+		return interp.ExitStatus(126)
+	}
+	defer proc.Close()
+
+	g := &guestProc{run: run}
+	pctx := wasi.WithProcess(context.WithValue(ctx, guestKey{}, g), proc)
+	inst, err := mod.Instantiate(pctx)
+	if err != nil {
+		return s.guestExit(ctx, hc, args[0], err)
+	}
+	_, err = inst.Call(pctx, "_start")
+	if v, ok := inst.Global(instrument.FuelGlobal); ok {
+		run.fuelUsed.Add(g.given - int64(v))
+	}
+	if m := inst.Memory(); m != nil {
+		run.notePeakMemory(int64(m.Size()))
+	}
+	inst.Close(context.WithoutCancel(ctx))
+	return s.guestExit(ctx, hc, args[0], err)
+}
+
+// guestExit maps how a guest ended to the shell's exit status.
+func (s *Sandbox) guestExit(ctx context.Context, hc interp.HandlerContext, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var exit *wasm.ExitError
+	if errors.As(err, &exit) {
+		if exit.Reason != "" && exit.Code != 141 {
+			fmt.Fprintf(hc.Stderr, "%s: %s\n", name, exit.Reason)
+		}
+		if exit.Code == 0 {
+			return nil
+		}
+		return interp.ExitStatus(uint8(exit.Code))
+	}
+	if ctx.Err() != nil {
+		return interp.ExitStatus(124)
+	}
+	var trap *wasm.Trap
+	if errors.As(err, &trap) {
+		fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", name, trap)
+		return interp.ExitStatus(134)
+	}
+	fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", name, firstLine(err.Error()))
+	return interp.ExitStatus(126)
+}
+
+func firstLine(s string) string {
+	if i := bytes.IndexByte([]byte(s), '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// guestEnv lists the exported variables as KEY=VALUE, with PWD current.
+func guestEnv(env expand.Environ, dir string) []string {
+	var out []string
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Exported && vr.IsSet() && name != "PWD" {
+			out = append(out, name+"="+vr.String())
+		}
+		return true
+	})
+	return append(out, "PWD="+dir)
+}

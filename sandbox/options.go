@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"io"
+	"time"
+)
+
+// Defaults for Options fields left zero.
+const (
+	DefaultTimeout      = 30 * time.Second
+	DefaultMemoryLimit  = 256 << 20 // bytes of linear memory per process
+	DefaultFSLimit      = 256 << 20 // bytes of file data in the VFS
+	DefaultMaxProcesses = 64
+	DefaultOutputLimit  = 16 << 20 // bytes per stream per Run
+)
+
+// Options configure a Sandbox. The zero value is usable: every zero field
+// takes its default.
+type Options struct {
+	// Timeout bounds each Run. A command that runs longer ends with exit
+	// code 124 and "command timed out" on stderr.
+	Timeout time.Duration
+	// MemoryLimit caps each guest process's linear memory, in bytes.
+	MemoryLimit int64
+	// FSLimit caps the bytes of file data the VFS holds; writes past it
+	// fail with ENOSPC.
+	FSLimit int64
+	// MaxInodes caps the number of files, directories and links.
+	MaxInodes int
+	// MaxProcesses caps live processes: guests, subshells, pipeline
+	// stages and background jobs.
+	MaxProcesses int
+	// Fuel, if positive, caps the instructions (roughly: basic-block
+	// costs) a single Run may execute across all its guests.
+	Fuel int64
+	// OutputLimit caps captured stdout and stderr per Run, per stream;
+	// past it the result is marked truncated.
+	OutputLimit int64
+	// Env is added to the default environment (HOME, PATH, USER, PWD,
+	// SHELL) as KEY=VALUE pairs.
+	Env []string
+	// Cwd is the initial working directory; default /home/user.
+	Cwd string
+	// Seed seeds the PRNG behind $RANDOM, random_get and /dev/urandom.
+	Seed int64
+	// Clock, if set, replaces the wall clock for the shell and guests
+	// (date, file times, clock_time_get). Timeouts always use real time.
+	Clock func() time.Time
+	// ToolsDir, if set, is a host directory of extra tool modules
+	// (NAME.wasm becomes command NAME).
+	ToolsDir string
+	// CacheDir, if set, holds compiled modules across runs on disk.
+	CacheDir string
+}
+
+// RunOption adjusts one Run.
+type RunOption func(*runConfig)
+
+type runConfig struct {
+	stdin  io.Reader
+	env    []string
+	cwd    string
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// WithStdin gives the command standard input.
+func WithStdin(r io.Reader) RunOption { return func(c *runConfig) { c.stdin = r } }
+
+// WithEnv adds KEY=VALUE pairs to the environment of this Run only.
+func WithEnv(kv ...string) RunOption { return func(c *runConfig) { c.env = append(c.env, kv...) } }
+
+// WithCwd runs the command in dir; the shell's directory is restored after.
+func WithCwd(dir string) RunOption { return func(c *runConfig) { c.cwd = dir } }
+
+// WithStdout streams standard output to w as it is produced, in addition
+// to capturing it in RunResult.Stdout.
+func WithStdout(w io.Writer) RunOption { return func(c *runConfig) { c.stdout = w } }
+
+// WithStderr streams standard error to w as it is produced.
+func WithStderr(w io.Writer) RunOption { return func(c *runConfig) { c.stderr = w } }
+
+// RunResult is what one Run produced.
+type RunResult struct {
+	ExitCode        int
+	Stdout          []byte
+	Stderr          []byte
+	StdoutTruncated bool
+	StderrTruncated bool
+	ExecutionTime   time.Duration
+	Metrics         Metrics
+}
+
+// Metrics describe the resources one Run used.
+type Metrics struct {
+	FuelUsed        int64 // instrumented instruction cost, all guests
+	PeakMemoryBytes int64 // largest linear memory of any guest
+	Processes       int   // guest processes started
+	TimedOut        bool
+}

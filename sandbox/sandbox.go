@@ -1,0 +1,506 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+)
+
+// ErrClosed is returned by methods of a Sandbox after Close.
+var ErrClosed = errors.New("sandbox: closed")
+
+// Sandbox is one isolated environment: a filesystem, a shell with its
+// variables, functions and working directory, and the limits that bind
+// every command run in it. Methods are safe for concurrent use; Run calls
+// are serialized.
+type Sandbox struct {
+	opts     Options
+	fs       *vfs.FS
+	rand     *prng
+	tools    *toolSet
+	eng      *engineEntry
+	memPages uint32
+
+	runMu  sync.Mutex // serializes Run; guards runner
+	runner *interp.Runner
+	closed atomic.Bool
+
+	mu   sync.Mutex // guards cwd and vars
+	cwd  string
+	vars map[string]expand.Variable
+
+	funcsMu sync.Mutex
+	funcs   map[string]bool // see noteFuncs
+}
+
+// New creates a sandbox. It lays out the filesystem, loads the tool list
+// from opts.ToolsDir (module bytes are read on first use) and starts the
+// shell.
+func New(ctx context.Context, opts Options) (*Sandbox, error) {
+	opts = withDefaults(opts)
+	if opts.MemoryLimit < 65536 {
+		return nil, fmt.Errorf("sandbox: MemoryLimit %d is below one WebAssembly page (65536 bytes)", opts.MemoryLimit)
+	}
+	tools, err := loadToolSet(opts.ToolsDir)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := sharedEngine(ctx, opts.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sandbox{
+		opts:     opts,
+		rand:     newPRNG(opts.Seed),
+		tools:    tools,
+		eng:      eng,
+		memPages: uint32(min(opts.MemoryLimit/65536, 65536)),
+		cwd:      opts.Cwd,
+	}
+	s.fs = vfs.New(vfs.Options{
+		MaxBytes:  opts.FSLimit,
+		MaxInodes: opts.MaxInodes,
+		Clock:     s.now,
+		Random:    s.rand,
+	})
+	if err := s.layout(); err != nil {
+		return nil, fmt.Errorf("sandbox: laying out the filesystem: %w", err)
+	}
+	env := []string{
+		"HOME=/home/user",
+		"PATH=/usr/bin:/bin",
+		"USER=user",
+		"LOGNAME=user",
+		"SHELL=/bin/bash",
+		"TERM=dumb",
+		"LANG=C.UTF-8",
+		"TMPDIR=/tmp",
+		"HOSTNAME=wasmsand",
+		"UID=1000",
+		"EUID=1000",
+		"GID=1000",
+	}
+	env = append(env, opts.Env...)
+	r, err := s.newRunner(expand.ListEnviron(env...), opts.Cwd, nil, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: starting the shell: %w", err)
+	}
+	s.runner = r
+	// Seed $RANDOM so it repeats with the seed, and take a first look at
+	// the variables for GetEnv.
+	seed := "RANDOM=" + strconv.FormatUint(uint64(opts.Seed)&0x7fffffff, 10)
+	if _, err := s.runLocked(ctx, seed, runConfig{}); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func withDefaults(o Options) Options {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MemoryLimit <= 0 {
+		o.MemoryLimit = DefaultMemoryLimit
+	}
+	if o.FSLimit <= 0 {
+		o.FSLimit = DefaultFSLimit
+	}
+	if o.MaxProcesses <= 0 {
+		o.MaxProcesses = DefaultMaxProcesses
+	}
+	if o.OutputLimit <= 0 {
+		o.OutputLimit = DefaultOutputLimit
+	}
+	if o.Cwd == "" {
+		o.Cwd = "/home/user"
+	}
+	return o
+}
+
+// now is the sandbox clock.
+func (s *Sandbox) now() time.Time {
+	if s.opts.Clock != nil {
+		return s.opts.Clock()
+	}
+	return time.Now()
+}
+
+// toolMarker starts the small files in /bin and /usr/bin that stand for a
+// tool module; the rest of the line names the command.
+const toolMarker = "#!wasmsand-tool "
+
+// layout creates the standard directories, devices and tool entries.
+func (s *Sandbox) layout() error {
+	for _, d := range []string{"/bin", "/usr/bin", "/home/user", "/tmp", "/mnt", "/dev", "/etc"} {
+		if err := s.fs.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := s.fs.Chmod(vfs.RootIno, "/tmp", 0o1777, true); err != nil {
+		return err
+	}
+	devs := []struct {
+		name string
+		dev  vfs.Device
+	}{
+		{"null", vfs.DevNull}, {"zero", vfs.DevZero}, {"urandom", vfs.DevRandom}, {"random", vfs.DevRandom},
+		{"stdin", vfs.DevStdin}, {"stdout", vfs.DevStdout}, {"stderr", vfs.DevStderr},
+	}
+	for _, d := range devs {
+		if err := s.fs.Mknod("/dev/"+d.name, d.dev, 0o666); err != nil {
+			return err
+		}
+	}
+	cmds := append(s.tools.names(), "bash", "sh")
+	for _, dir := range []string{"/usr/bin", "/bin"} {
+		for _, c := range cmds {
+			if err := s.fs.WriteFile(dir+"/"+c, []byte(toolMarker+c+"\n"), 0o755); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.fs.WriteFile("/etc/hostname", []byte("wasmsand\n"), 0o644); err != nil {
+		return err
+	}
+	return s.fs.WriteFile("/etc/passwd", []byte("root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000:user:/home/user:/bin/bash\n"), 0o644)
+}
+
+// Run runs cmd in the sandbox's shell and waits for it. The error is
+// non-nil only when the sandbox itself cannot run commands (closed, or an
+// internal failure); a failing command gives a non-zero ExitCode.
+func (s *Sandbox) Run(ctx context.Context, cmd string, opts ...RunOption) (*RunResult, error) {
+	var rc runConfig
+	for _, o := range opts {
+		o(&rc)
+	}
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
+	return s.runLocked(ctx, cmd, rc)
+}
+
+func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*RunResult, error) {
+	start := time.Now()
+	stdout := &capture{limit: s.opts.OutputLimit, forward: rc.stdout}
+	stderr := &capture{limit: s.opts.OutputLimit, forward: rc.stderr}
+	res := &RunResult{}
+	finish := func(code int) (*RunResult, error) {
+		res.ExitCode = code
+		res.Stdout, res.StdoutTruncated = stdout.result()
+		res.Stderr, res.StderrTruncated = stderr.result()
+		res.ExecutionTime = time.Since(start)
+		return res, nil
+	}
+
+	file, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		fmt.Fprintf(stderr, "bash: %v\n", err)
+		return finish(2)
+	}
+	if err := checkSupported(file); err != nil {
+		fmt.Fprintf(stderr, "bash: %v\n", err)
+		return finish(2)
+	}
+
+	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.Timeout, errTimedOut)
+	defer cancel()
+	run := newRunState(s, cancel)
+	ctx = withRun(ctx, run)
+
+	r := s.runner
+	s.noteFuncs(r, file)
+	interp.StdIO(rc.stdin, stdout, stderr)(r)
+	restore := s.applyRunConfig(ctx, r, rc)
+	guardRun(ctx, run, func(ctx context.Context) { err = r.Run(ctx, file) })
+	restore(ctx)
+	interp.StdIO(nil, nil, nil)(r)
+
+	code := exitCode(err, stderr)
+	timedOut := errors.Is(context.Cause(ctx), errTimedOut)
+	cancel() // stops background jobs nobody waited for
+	run.wait()
+	res.Metrics = run.metrics()
+	switch {
+	case timedOut:
+		res.Metrics.TimedOut = true
+		fmt.Fprintf(stderr, "command timed out after %v\n", s.opts.Timeout)
+		code = 124
+	case run.limitErr() != nil:
+		fmt.Fprintf(stderr, "bash: %v\n", run.limitErr())
+		if code == 0 || code == 124 {
+			code = 1
+		}
+	}
+	s.mu.Lock()
+	s.cwd = r.Dir
+	s.vars = r.Vars
+	s.mu.Unlock()
+	return finish(code)
+}
+
+// errTimedOut is the cause of a Run's context when its timeout fires.
+var errTimedOut = errors.New("command timed out")
+
+// exitCode turns the interpreter's result into an exit status, printing
+// any internal error.
+func exitCode(err error, stderr *capture) int {
+	if err == nil {
+		return 0
+	}
+	var status interp.ExitStatus
+	if errors.As(err, &status) {
+		return int(status)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, errTimedOut) || isLimitError(err) {
+		return 124 // the caller reports why
+	}
+	fmt.Fprintf(stderr, "bash: %v\n", err)
+	return 1
+}
+
+// isLimitError reports whether err is a limit the Run state reports itself.
+func isLimitError(err error) bool {
+	var pl errProcessLimit
+	return errors.As(err, &pl) || errors.Is(err, errNesting)
+}
+
+// applyRunConfig applies per-Run environment and directory, returning a
+// function that undoes them.
+func (s *Sandbox) applyRunConfig(ctx context.Context, r *interp.Runner, rc runConfig) func(context.Context) {
+	var undo []string
+	for _, kv := range rc.env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !syntax.ValidName(k) {
+			continue
+		}
+		if old, ok := r.Vars[k]; ok && old.IsSet() {
+			undo = append(undo, assignment(k, old.String(), old.Exported))
+		} else {
+			undo = append(undo, "unset "+k)
+		}
+		s.runSilently(ctx, r, assignment(k, v, true))
+	}
+	oldDir := r.Dir
+	if rc.cwd != "" {
+		r.Dir = s.abs(oldDir, rc.cwd)
+	}
+	return func(ctx context.Context) {
+		for i := len(undo) - 1; i >= 0; i-- {
+			s.runSilently(ctx, r, undo[i])
+		}
+		if rc.cwd != "" {
+			r.Dir = oldDir
+		}
+	}
+}
+
+func assignment(k, v string, export bool) string {
+	q, err := syntax.Quote(v, syntax.LangBash)
+	if err != nil {
+		q = "''"
+	}
+	if export {
+		return "export " + k + "=" + q
+	}
+	return k + "=" + q
+}
+
+// runSilently runs a short internal shell statement.
+func (s *Sandbox) runSilently(ctx context.Context, r *interp.Runner, src string) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		return
+	}
+	_ = r.Run(ctx, f)
+}
+
+// SetEnv sets and exports a variable in the shell.
+func (s *Sandbox) SetEnv(key, value string) error {
+	if !syntax.ValidName(key) {
+		return fmt.Errorf("sandbox: invalid variable name %q", key)
+	}
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	s.runSilently(context.Background(), s.runner, assignment(key, value, true))
+	s.mu.Lock()
+	s.vars = s.runner.Vars
+	s.mu.Unlock()
+	return nil
+}
+
+// GetEnv returns the value of a shell variable, or "" if it is unset.
+func (s *Sandbox) GetEnv(key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.vars[key]; ok && v.IsSet() {
+		return v.String()
+	}
+	return ""
+}
+
+// Close releases the sandbox. It is idempotent; later calls of other
+// methods fail with ErrClosed.
+func (s *Sandbox) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	s.runMu.Lock()
+	s.runner = nil
+	s.runMu.Unlock()
+	return nil
+}
+
+// abs makes p absolute against dir and cleans it.
+func (s *Sandbox) abs(dir, p string) string {
+	if !path.IsAbs(p) {
+		p = path.Join(dir, p)
+	}
+	return path.Clean(p)
+}
+
+func (s *Sandbox) absCwd(p string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.abs(s.cwd, p)
+}
+
+// ReadFile returns the contents of a file.
+func (s *Sandbox) ReadFile(name string) ([]byte, error) {
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
+	return s.fs.ReadFile(s.absCwd(name))
+}
+
+// WriteFile creates or replaces a file.
+func (s *Sandbox) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return s.fs.WriteFile(s.absCwd(name), data, perm)
+}
+
+// Mkdir creates a directory and any missing parents.
+func (s *Sandbox) Mkdir(name string, perm fs.FileMode) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return s.fs.MkdirAll(s.absCwd(name), perm)
+}
+
+// Stat describes a file, following symlinks.
+func (s *Sandbox) Stat(name string) (fs.FileInfo, error) {
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
+	p := s.absCwd(name)
+	st, err := s.fs.Stat(vfs.RootIno, p, true)
+	if err != nil {
+		return nil, err
+	}
+	return st.FileInfo(path.Base(p)), nil
+}
+
+// ReadDir lists a directory, sorted by name.
+func (s *Sandbox) ReadDir(name string) ([]fs.DirEntry, error) {
+	if s.closed.Load() {
+		return nil, ErrClosed
+	}
+	return s.readDirAbs(s.absCwd(name))
+}
+
+func (s *Sandbox) readDirAbs(dir string) ([]fs.DirEntry, error) {
+	ents, err := s.fs.ReadDir(vfs.RootIno, dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]fs.DirEntry, len(ents))
+	for i, e := range ents {
+		out[i] = dirEntry{fs: s.fs, dir: dir, e: e}
+	}
+	return out, nil
+}
+
+// Rm removes a file or an empty directory; with recursive, a whole tree.
+func (s *Sandbox) Rm(name string, recursive bool) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	return s.rm(s.absCwd(name), recursive)
+}
+
+func (s *Sandbox) rm(p string, recursive bool) error {
+	st, err := s.fs.Stat(vfs.RootIno, p, false)
+	if err != nil {
+		return err
+	}
+	if st.Type != vfs.TypeDir {
+		return s.fs.Unlink(vfs.RootIno, p)
+	}
+	if recursive {
+		ents, err := s.fs.ReadDir(vfs.RootIno, p)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if err := s.rm(path.Join(p, e.Name), true); err != nil {
+				return err
+			}
+		}
+	}
+	return s.fs.Rmdir(vfs.RootIno, p)
+}
+
+// FS exposes the sandbox filesystem as a read-only io/fs view.
+func (s *Sandbox) FS() fs.FS { return s.fs.IOFS() }
+
+// dirEntry adapts a vfs.DirEntry to fs.DirEntry.
+type dirEntry struct {
+	fs  *vfs.FS
+	dir string
+	e   vfs.DirEntry
+}
+
+func (d dirEntry) Name() string      { return d.e.Name }
+func (d dirEntry) IsDir() bool       { return d.e.Type == vfs.TypeDir }
+func (d dirEntry) Type() fs.FileMode { return typeMode(d.e.Type) }
+func (d dirEntry) Info() (fs.FileInfo, error) {
+	st, err := d.fs.Stat(vfs.RootIno, path.Join(d.dir, d.e.Name), false)
+	if err != nil {
+		return nil, err
+	}
+	return st.FileInfo(d.e.Name), nil
+}
+
+func typeMode(t vfs.FileType) fs.FileMode {
+	switch t {
+	case vfs.TypeDir:
+		return fs.ModeDir
+	case vfs.TypeSymlink:
+		return fs.ModeSymlink
+	case vfs.TypeFIFO:
+		return fs.ModeNamedPipe
+	case vfs.TypeCharDevice:
+		return fs.ModeDevice | fs.ModeCharDevice
+	}
+	return 0
+}

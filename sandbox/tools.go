@@ -1,0 +1,162 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/wasmsand/wasmsand/wasm"
+)
+
+// manifestName is the file in a tools directory that maps each multi-call
+// module to the commands it provides.
+const manifestName = "manifest.json"
+
+// toolSet knows which module provides each command, and loads modules
+// lazily: the bytes are read from the host the first time one of their
+// commands runs.
+type toolSet struct {
+	dir      string
+	commands map[string]string // command name → module file name
+
+	mu      sync.Mutex
+	modules map[string][]byte // module file name → raw bytes
+}
+
+// loadToolSet reads dir's manifest and lists every other NAME.wasm as
+// command NAME. An empty dir gives an empty set (only shell builtins work).
+func loadToolSet(dir string) (*toolSet, error) {
+	ts := &toolSet{dir: dir, commands: map[string]string{}, modules: map[string][]byte{}}
+	if dir == "" {
+		return ts, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading tools directory: %w (build the tools with `make build`, or set Options.ToolsDir)", err)
+	}
+	inManifest := map[string]bool{}
+	if b, err := os.ReadFile(filepath.Join(dir, manifestName)); err == nil {
+		var m map[string][]string
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("tools manifest %s: %w", filepath.Join(dir, manifestName), err)
+		}
+		for file, cmds := range m {
+			inManifest[file] = true
+			for _, c := range cmds {
+				ts.commands[c] = file
+			}
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".wasm") || inManifest[name] {
+			continue
+		}
+		ts.commands[strings.TrimSuffix(name, ".wasm")] = name
+	}
+	return ts, nil
+}
+
+// names lists the commands, sorted.
+func (ts *toolSet) names() []string {
+	out := make([]string, 0, len(ts.commands))
+	for c := range ts.commands {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// moduleBytes returns the raw bytes of the module providing command.
+func (ts *toolSet) moduleBytes(command string) ([]byte, bool, error) {
+	file, ok := ts.commands[command]
+	if !ok {
+		return nil, false, nil
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if b, ok := ts.modules[file]; ok {
+		return b, true, nil
+	}
+	b, err := os.ReadFile(filepath.Join(ts.dir, file))
+	if err != nil {
+		return nil, true, fmt.Errorf("loading tool %s: %w", command, err)
+	}
+	ts.modules[file] = b
+	return b, true, nil
+}
+
+// moduleCache compiles instrumented modules once per (bytes, options) and
+// shares them between processes and sandboxes.
+type moduleCache struct {
+	mu      sync.Mutex
+	entries map[moduleKey]*moduleEntry
+}
+
+// moduleKey names a module: a tool file, or the SHA-256 of bytes read from
+// the VFS (whose contents may change), plus the memory cap baked in by the
+// instrumenter.
+type moduleKey struct {
+	name     string
+	memPages uint32
+}
+
+func toolKey(file string, memPages uint32) moduleKey {
+	return moduleKey{name: "tool:" + file, memPages: memPages}
+}
+
+func bytesKey(bin []byte, memPages uint32) moduleKey {
+	sum := sha256.Sum256(bin)
+	return moduleKey{name: "sha256:" + string(sum[:]), memPages: memPages}
+}
+
+type moduleEntry struct {
+	once sync.Once
+	mod  wasm.Module
+	err  error
+}
+
+func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, bin func() ([]byte, error), instrumentFn func([]byte) ([]byte, error)) (wasm.Module, error) {
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = map[moduleKey]*moduleEntry{}
+	}
+	e, ok := c.entries[key]
+	if !ok {
+		e = &moduleEntry{}
+		c.entries[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		raw, err := bin()
+		if err != nil {
+			e.err = err
+			return
+		}
+		inst, err := instrumentFn(raw)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.mod, e.err = eng.Compile(ctx, inst)
+	})
+	if e.err != nil {
+		// Do not cache failures caused by a cancelled context.
+		if ctx.Err() != nil {
+			c.mu.Lock()
+			delete(c.entries, key)
+			c.mu.Unlock()
+		}
+		return nil, e.err
+	}
+	return e.mod, nil
+}

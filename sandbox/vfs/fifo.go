@@ -1,0 +1,150 @@
+package vfs
+
+import (
+	"context"
+	"io"
+	"sync"
+)
+
+// pipe is the buffer behind a FIFO while it is open. It has its own lock
+// so that blocked readers and writers never hold the FS lock.
+type pipe struct {
+	mu                   sync.Mutex
+	buf                  []byte // ring of PipeBuf bytes, allocated on first write
+	start, n             int    // ring read position and fill
+	readers, writers     int
+	hadReader, hadWriter bool
+	// wake is closed and replaced whenever the state changes, waking
+	// everyone blocked on it.
+	wake chan struct{}
+}
+
+func newPipe() *pipe { return &pipe{wake: make(chan struct{})} }
+
+// broadcast wakes all waiters. p.mu is held.
+func (p *pipe) broadcast() {
+	close(p.wake)
+	p.wake = make(chan struct{})
+}
+
+func (p *pipe) attach(r, w bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r {
+		p.readers++
+		p.hadReader = true
+	}
+	if w {
+		p.writers++
+		p.hadWriter = true
+	}
+	p.broadcast()
+}
+
+func (p *pipe) detach(r, w bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r {
+		p.readers--
+	}
+	if w {
+		p.writers--
+	}
+	p.broadcast()
+}
+
+// wait blocks until ch is closed or ctx is done.
+func wait(ctx context.Context, ch chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// read copies buffered bytes into b, blocking while the pipe is empty and
+// a writer may still come.
+func (p *pipe) read(ctx context.Context, b []byte, nonblock bool) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	for {
+		p.mu.Lock()
+		if p.n > 0 {
+			m := 0
+			for m < len(b) && p.n > 0 {
+				end := min(p.start+p.n, len(p.buf))
+				k := copy(b[m:], p.buf[p.start:end])
+				m += k
+				p.start = (p.start + k) % len(p.buf)
+				p.n -= k
+			}
+			if p.n == 0 {
+				p.start = 0
+			}
+			p.broadcast()
+			p.mu.Unlock()
+			return m, nil
+		}
+		if p.hadWriter && p.writers == 0 {
+			p.mu.Unlock()
+			return 0, io.EOF
+		}
+		if nonblock {
+			p.mu.Unlock()
+			return 0, EAGAIN
+		}
+		ch := p.wake
+		p.mu.Unlock()
+		if err := wait(ctx, ch); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// write copies b into the buffer, blocking while it is full, until all of
+// b is written. Like every short write in this package, a partial write
+// returns its count with an error (EAGAIN, EPIPE or ctx.Err()).
+func (p *pipe) write(ctx context.Context, b []byte, nonblock bool) (int, error) {
+	total := 0
+	for {
+		p.mu.Lock()
+		if p.hadReader && p.readers == 0 {
+			p.mu.Unlock()
+			return total, EPIPE
+		}
+		if len(b) == 0 {
+			p.mu.Unlock()
+			return total, nil
+		}
+		if p.n < PipeBuf {
+			if p.buf == nil {
+				p.buf = make([]byte, PipeBuf)
+			}
+			for len(b) > 0 && p.n < PipeBuf {
+				w := (p.start + p.n) % PipeBuf
+				end := PipeBuf
+				if w < p.start {
+					end = p.start
+				}
+				k := copy(p.buf[w:end], b)
+				b = b[k:]
+				p.n += k
+				total += k
+			}
+			p.broadcast()
+			p.mu.Unlock()
+			continue
+		}
+		if nonblock {
+			p.mu.Unlock()
+			return total, EAGAIN
+		}
+		ch := p.wake
+		p.mu.Unlock()
+		if err := wait(ctx, ch); err != nil {
+			return total, err
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package vfs
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+func openFIFO(t *testing.T, f *FS, flags OpenFlag) *File {
+	t.Helper()
+	h, err := f.Open(RootIno, "/p", flags, 0)
+	must(t, err)
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+func TestFIFOBasic(t *testing.T) {
+	f := newFS(t)
+	must(t, f.Mkfifo(RootIno, "/p", 0o644))
+	wantErr(t, f.Mkfifo(RootIno, "/p", 0o644), EEXIST)
+	st, _ := f.Stat(RootIno, "/p", true)
+	if st.Type != TypeFIFO || st.FileInfo("p").Mode()&0o777 != 0o644 {
+		t.Fatalf("stat %+v", st)
+	}
+	r := openFIFO(t, f, ORead)
+	// No writer has opened yet: a non-blocking read has nothing, not EOF.
+	r.SetFlags(ONonblock)
+	_, err := r.Read(make([]byte, 4))
+	wantErr(t, err, EAGAIN)
+	r.SetFlags(0)
+	w := openFIFO(t, f, OWrite)
+	if n, err := w.Write([]byte("hello")); n != 5 || err != nil {
+		t.Fatal(n, err)
+	}
+	buf := make([]byte, 3)
+	if n, _ := r.Read(buf); string(buf[:n]) != "hel" {
+		t.Fatalf("read %q", buf[:n])
+	}
+	if n, _ := r.Read(buf); string(buf[:n]) != "lo" {
+		t.Fatalf("read %q", buf[:n])
+	}
+	_, err = w.WriteAt([]byte("x"), 0)
+	wantErr(t, err, ESPIPE)
+	_, err = r.ReadAt(buf, 0)
+	wantErr(t, err, ESPIPE)
+	_, err = r.Seek(0, io.SeekStart)
+	wantErr(t, err, ESPIPE)
+	// Reader blocks until data arrives.
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		w.Write([]byte("late"))
+	}()
+	if n, err := r.Read(make([]byte, 10)); n != 4 || err != nil {
+		t.Fatalf("blocking read %d %v", n, err)
+	}
+	// ctx ends a blocked read.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	_, err = r.ReadContext(ctx, buf)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("ReadContext = %v", err)
+	}
+	// All writers closed: EOF once the buffer is drained.
+	w.Write([]byte("end"))
+	w.Close()
+	if n, _ := r.Read(make([]byte, 10)); n != 3 {
+		t.Fatalf("drain read %d", n)
+	}
+	if _, err := r.Read(buf); err != io.EOF {
+		t.Fatalf("read after writers closed = %v", err)
+	}
+}
+
+func TestFIFOBlockingRead(t *testing.T) {
+	f := newFS(t)
+	must(t, f.Mkfifo(RootIno, "/p", 0o644))
+	r := openFIFO(t, f, ORead)
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Read(make([]byte, 1))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("read returned before any writer: %v", err)
+	case <-time.After(20 * time.Millisecond):
+	}
+	// The FS lock is free while the reader blocks.
+	write(t, f, "/other", "x")
+	w := openFIFO(t, f, OWrite)
+	w.Close()
+	if err := <-done; err != io.EOF {
+		t.Fatalf("read after writer opened and closed = %v", err)
+	}
+}
+
+func TestFIFOFullAndEPIPE(t *testing.T) {
+	f := newFS(t)
+	must(t, f.Mkfifo(RootIno, "/p", 0o644))
+	w := openFIFO(t, f, OWrite|ONonblock)
+	// Before any reader, writes fill the buffer.
+	n, err := w.Write(make([]byte, PipeBuf+10))
+	if n != PipeBuf {
+		t.Fatalf("non-blocking write n = %d", n)
+	}
+	wantErr(t, err, EAGAIN)
+	_, err = w.Write([]byte("x"))
+	wantErr(t, err, EAGAIN)
+	w.SetFlags(0)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	n, err = w.WriteContext(ctx, []byte("x"))
+	if n != 0 || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("blocked write = %d %v", n, err)
+	}
+	r := openFIFO(t, f, ORead)
+	// A blocked writer resumes as the reader drains.
+	done := make(chan error, 1)
+	go func() {
+		_, err := w.Write(make([]byte, 1000))
+		done <- err
+	}()
+	got, _ := io.ReadFull(r, make([]byte, PipeBuf+1000))
+	if got != PipeBuf+1000 {
+		t.Fatalf("read %d", got)
+	}
+	must(t, <-done)
+	r.Close()
+	_, err = w.Write([]byte("x"))
+	wantErr(t, err, EPIPE)
+}
+
+func TestFIFOStream(t *testing.T) {
+	f := newFS(t)
+	must(t, f.Mkfifo(RootIno, "/p", 0o644))
+	r := openFIFO(t, f, ORead)
+	w := openFIFO(t, f, OWrite)
+	data := make([]byte, 5<<20)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	go func() {
+		rest := data
+		for len(rest) > 0 {
+			k := min(len(rest), 1+rng.IntN(100_000))
+			if _, err := w.Write(rest[:k]); err != nil {
+				panic(err)
+			}
+			rest = rest[k:]
+		}
+		w.Close()
+	}()
+	got, err := io.ReadAll(r)
+	must(t, err)
+	if !bytes.Equal(got, data) {
+		t.Fatalf("stream corrupted: %x vs %x", sha256.Sum256(got), sha256.Sum256(data))
+	}
+}
+
+func TestFIFOReopen(t *testing.T) {
+	f := newFS(t)
+	must(t, f.Mkfifo(RootIno, "/p", 0o644))
+	r, _ := f.Open(RootIno, "/p", ORead, 0)
+	w, _ := f.Open(RootIno, "/p", OWrite, 0)
+	w.Write([]byte("old"))
+	w.Close()
+	r.Close()
+	// Once every end has closed, the pipe starts afresh.
+	r = openFIFO(t, f, ORead|ONonblock)
+	_, err := r.Read(make([]byte, 4))
+	wantErr(t, err, EAGAIN)
+}

@@ -1,0 +1,277 @@
+package wasi
+
+import (
+	"context"
+	"strings"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+	"github.com/wasmsand/wasmsand/wasm"
+)
+
+// readPath reads a path argument. Empty paths give ENOENT as in POSIX, and
+// a NUL byte EINVAL. A path resolves from the directory fd; an absolute path
+// resolves from the sandbox root, which nothing can leave.
+func readPath(mem wasm.Memory, ptr, n uint32) (string, errno) {
+	b, ok := mem.Read(ptr, n)
+	if !ok {
+		return "", errnoFAULT
+	}
+	if n == 0 {
+		return "", errnoNOENT
+	}
+	for _, c := range b {
+		if c == 0 {
+			return "", errnoINVAL
+		}
+	}
+	return string(b), errnoSuccess
+}
+
+// dirPath returns the directory fd entry and the path of a path_* call.
+func (p *Process) dirPath(mem wasm.Memory, fd uint32, need uint64, ptr, n uint32) (*fdEntry, string, errno) {
+	e, en := p.getDir(fd, need)
+	if en != errnoSuccess {
+		return nil, "", en
+	}
+	path, en := readPath(mem, ptr, n)
+	if en != errnoSuccess {
+		return nil, "", en
+	}
+	return e, path, errnoSuccess
+}
+
+func pathCreateDirectory(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	e, path, en := p.dirPath(mem, uint32(s[0]), rightPathCreateDirectory, uint32(s[1]), uint32(s[2]))
+	if en != errnoSuccess {
+		return en
+	}
+	return errnoOf(p.fs.Mkdir(e.ino, path, createDirPerm))
+}
+
+func pathFilestatGet(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	e, path, en := p.dirPath(mem, uint32(s[0]), rightPathFilestatGet, uint32(s[2]), uint32(s[3]))
+	if en != errnoSuccess {
+		return en
+	}
+	st, err := p.fs.Stat(e.ino, path, uint32(s[1])&lookupSymlinkFollow != 0)
+	if err != nil {
+		return errnoOf(err)
+	}
+	return putFilestat(mem, uint32(s[4]), st)
+}
+
+func pathFilestatSetTimes(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	e, path, en := p.dirPath(mem, uint32(s[0]), rightPathFilestatSetTimes, uint32(s[2]), uint32(s[3]))
+	if en != errnoSuccess {
+		return en
+	}
+	a, m, en := p.timeArgs(s[4], s[5], uint16(s[6]))
+	if en != errnoSuccess {
+		return en
+	}
+	return errnoOf(p.fs.SetTimes(e.ino, path, uint32(s[1])&lookupSymlinkFollow != 0, a, m))
+}
+
+func pathLink(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	oldE, oldPath, en := p.dirPath(mem, uint32(s[0]), rightPathLinkSource, uint32(s[2]), uint32(s[3]))
+	if en != errnoSuccess {
+		return en
+	}
+	newE, newPath, en := p.dirPath(mem, uint32(s[4]), rightPathLinkTarget, uint32(s[5]), uint32(s[6]))
+	if en != errnoSuccess {
+		return en
+	}
+	if uint32(s[1])&lookupSymlinkFollow != 0 {
+		if oldPath, en = p.followFinal(oldE.ino, oldPath); en != errnoSuccess {
+			return en
+		}
+	}
+	return errnoOf(p.fs.Link(oldE.ino, oldPath, newE.ino, newPath))
+}
+
+// followFinal rewrites path, relative to base, until its final component is
+// not a symlink, so that a hard link can be made to what a symlink names.
+func (p *Process) followFinal(base vfs.Ino, path string) (string, errno) {
+	for range vfs.MaxLinks + 1 {
+		st, err := p.fs.Stat(base, path, false)
+		if err != nil {
+			return "", errnoOf(err)
+		}
+		if st.Type != vfs.TypeSymlink {
+			return path, errnoSuccess
+		}
+		target, err := p.fs.Readlink(base, path)
+		if err != nil {
+			return "", errnoOf(err)
+		}
+		if strings.HasPrefix(target, "/") {
+			path = target
+		} else if i := strings.LastIndexByte(path, '/'); i >= 0 {
+			path = path[:i+1] + target
+		} else {
+			path = target
+		}
+	}
+	return "", errnoLOOP
+}
+
+func pathOpen(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	dirfd, lookup, oflags := uint32(s[0]), uint32(s[1]), uint32(s[4])
+	reqBase, reqInherit, fdflags, resultPtr := s[5], s[6], uint32(s[7]), uint32(s[8])
+
+	need := rightPathOpen
+	if oflags&uint32(oflagCreat) != 0 {
+		need |= rightPathCreateFile
+	}
+	if oflags&uint32(oflagTrunc) != 0 {
+		need |= rightPathFilestatSetSize
+	}
+	dir, path, en := p.dirPath(mem, dirfd, need, uint32(s[2]), uint32(s[3]))
+	if en != errnoSuccess {
+		return en
+	}
+	if oflags&^uint32(oflagsAll) != 0 || fdflags&^uint32(fdflagsAll) != 0 {
+		return errnoINVAL
+	}
+	if !inBounds(mem, resultPtr, 4) {
+		return errnoFAULT
+	}
+
+	var flags vfs.OpenFlag
+	if reqBase&(rightFdRead|rightFdReaddir) != 0 {
+		flags |= vfs.ORead
+	}
+	if reqBase&rightFdWrite != 0 {
+		flags |= vfs.OWrite
+	}
+	if oflags&uint32(oflagCreat) != 0 {
+		flags |= vfs.OCreate
+	}
+	if oflags&uint32(oflagExcl) != 0 {
+		flags |= vfs.OExcl
+	}
+	if oflags&uint32(oflagTrunc) != 0 {
+		flags |= vfs.OTrunc
+	}
+	if oflags&uint32(oflagDirectory) != 0 {
+		flags |= vfs.ODirectory
+	}
+	if lookup&lookupSymlinkFollow == 0 {
+		flags |= vfs.ONoFollow
+	}
+	if fdflags&uint32(fdflagAppend) != 0 {
+		flags |= vfs.OAppend
+	}
+	if fdflags&uint32(fdflagNonblock) != 0 {
+		flags |= vfs.ONonblock
+	}
+
+	f, err := p.fs.Open(dir.ino, path, flags, createFilePerm)
+	if err != nil {
+		return errnoOf(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return errnoOf(err)
+	}
+
+	var e *fdEntry
+	if st.Type == vfs.TypeCharDevice && st.Device >= vfs.DevStdin && st.Device <= vfs.DevStderr {
+		// /dev/stdin and friends duplicate the process's own fd 0, 1 or 2.
+		f.Close()
+		std, en := p.get(uint32(st.Device-vfs.DevStdin), 0)
+		if en != errnoSuccess {
+			return errnoNOENT
+		}
+		dup := *std
+		dup.isPreopen, dup.preopen, dup.dirents = false, "", nil
+		dup.base &= reqBase
+		dup.inherit &= reqInherit
+		if dup.owned != nil {
+			dup.owned.Add(1)
+		}
+		e = &dup
+	} else {
+		typeRights := uint64(fileRights)
+		if st.Type == vfs.TypeDir {
+			typeRights = dirRights
+		}
+		e = &fdEntry{
+			file: f, owned: newRef(), ftype: filetypeOf(st.Type), isDir: st.Type == vfs.TypeDir,
+			ino: f.Ino(), base: reqBase & dir.inherit & typeRights, inherit: reqInherit & dir.inherit,
+			fdflags: uint16(fdflags) &^ (fdflagAppend | fdflagNonblock),
+		}
+		if flags&vfs.ORead == 0 {
+			e.base &^= rightFdRead | rightFdReaddir
+		}
+		if flags&vfs.OWrite == 0 {
+			e.base &^= rightFdWrite
+		}
+	}
+	fd, en := p.alloc(e)
+	if en != errnoSuccess {
+		e.release()
+		return en
+	}
+	return writeU32(mem, resultPtr, fd)
+}
+
+func pathReadlink(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	e, path, en := p.dirPath(mem, uint32(s[0]), rightPathReadlink, uint32(s[1]), uint32(s[2]))
+	if en != errnoSuccess {
+		return en
+	}
+	buf, bufLen, usedPtr := uint32(s[3]), uint32(s[4]), uint32(s[5])
+	if !inBounds(mem, buf, uint64(bufLen)) || !inBounds(mem, usedPtr, 4) {
+		return errnoFAULT
+	}
+	target, err := p.fs.Readlink(e.ino, path)
+	if err != nil {
+		return errnoOf(err)
+	}
+	// Like readlink(2), a target longer than the buffer is truncated.
+	n := min(uint32(len(target)), bufLen)
+	mem.Write(buf, []byte(target[:n]))
+	return writeU32(mem, usedPtr, n)
+}
+
+func pathRemoveDirectory(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	e, path, en := p.dirPath(mem, uint32(s[0]), rightPathRemoveDirectory, uint32(s[1]), uint32(s[2]))
+	if en != errnoSuccess {
+		return en
+	}
+	return errnoOf(p.fs.Rmdir(e.ino, path))
+}
+
+func pathRename(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	oldE, oldPath, en := p.dirPath(mem, uint32(s[0]), rightPathRenameSource, uint32(s[1]), uint32(s[2]))
+	if en != errnoSuccess {
+		return en
+	}
+	newE, newPath, en := p.dirPath(mem, uint32(s[3]), rightPathRenameTarget, uint32(s[4]), uint32(s[5]))
+	if en != errnoSuccess {
+		return en
+	}
+	return errnoOf(p.fs.Rename(oldE.ino, oldPath, newE.ino, newPath))
+}
+
+func pathSymlink(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	target, en := readPath(mem, uint32(s[0]), uint32(s[1]))
+	if en != errnoSuccess {
+		return en
+	}
+	e, path, en := p.dirPath(mem, uint32(s[2]), rightPathSymlink, uint32(s[3]), uint32(s[4]))
+	if en != errnoSuccess {
+		return en
+	}
+	return errnoOf(p.fs.Symlink(target, e.ino, path))
+}
+
+func pathUnlinkFile(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	e, path, en := p.dirPath(mem, uint32(s[0]), rightPathUnlinkFile, uint32(s[1]), uint32(s[2]))
+	if en != errnoSuccess {
+		return en
+	}
+	return errnoOf(p.fs.Unlink(e.ino, path))
+}

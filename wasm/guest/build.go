@@ -1,0 +1,97 @@
+// Package guest builds the guest tool modules: Go programs compiled with
+// GOOS=wasip1 GOARCH=wasm that the sandbox runs as WASI commands. Each
+// module is a multi-call binary; manifest.json maps module files to the
+// command names they answer to.
+package guest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+// Module is one guest module: a main package and the file it builds to.
+type Module struct {
+	File    string // e.g. "coreutils.wasm"
+	Package string // import path of the main package
+}
+
+// Modules lists every guest module Build produces.
+var Modules = []Module{
+	{File: "coreutils.wasm", Package: "github.com/wasmsand/wasmsand/wasm/guest/coreutils"},
+}
+
+// SourceDir is the directory holding this package's sources, found from
+// the compiled-in file name; Build runs the go command there.
+func SourceDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(file)
+}
+
+// Build compiles every guest module into dir (coreutils.wasm ...) and
+// writes dir/manifest.json {"coreutils.wasm": ["cat", ...]}. It runs
+// `go build` with GOOS=wasip1 GOARCH=wasm -trimpath -ldflags="-s -w", then
+// asks a native build of each module for its command list (--list).
+func Build(ctx context.Context, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	src := SourceDir()
+	manifest := map[string][]string{}
+	for _, m := range Modules {
+		out := filepath.Join(dir, m.File)
+		tmp := out + ".tmp"
+		cmd := exec.CommandContext(ctx, goTool(), "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, m.Package)
+		cmd.Dir = src
+		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("guest: building %s: %v\n%s", m.File, err, b)
+		}
+		if err := os.Rename(tmp, out); err != nil {
+			return err
+		}
+		names, err := listCommands(ctx, src, m.Package)
+		if err != nil {
+			return fmt.Errorf("guest: listing commands of %s: %w", m.File, err)
+		}
+		manifest[m.File] = names
+	}
+	data, err := json.MarshalIndent(manifest, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "manifest.json"), append(data, '\n'), 0o644)
+}
+
+// listCommands runs the module natively with --list.
+func listCommands(ctx context.Context, src, pkg string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, goTool(), "run", pkg, "--list")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "GOOS=", "GOARCH=", "GOFLAGS=")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, errOut.Bytes())
+	}
+	names := strings.Fields(out.String())
+	sort.Strings(names)
+	return names, nil
+}
+
+// goTool finds the go command: the one that built this program if it is
+// still there, else whatever PATH offers.
+func goTool() string {
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	return "go"
+}

@@ -1,0 +1,116 @@
+// Package guesttest gives tests a directory of built guest tool modules.
+// The build runs once per test binary and is cached on disk under the
+// user cache directory, keyed by a hash of the guest sources, so it is
+// redone only when they change.
+package guesttest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/wasmsand/wasmsand/wasm/guest"
+)
+
+var (
+	once   sync.Once
+	dir    string
+	dirErr error
+)
+
+// Dir returns a directory holding the built guest modules and their
+// manifest.json, building them if the cache has none for the current
+// sources. It fails tb if the build fails.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	once.Do(func() { dir, dirErr = build() })
+	if dirErr != nil {
+		tb.Fatalf("guesttest: %v", dirErr)
+	}
+	return dir
+}
+
+func build() (string, error) {
+	hash, err := sourceHash(guest.SourceDir())
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	out := filepath.Join(cache, "wasmsand-test", "tools-"+hash[:16])
+	if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
+		return out, nil
+	}
+	// Build beside the final place, then rename, so concurrent test
+	// binaries never see a half-built directory.
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), "build-")
+	if err != nil {
+		return "", err
+	}
+	if err := guest.Build(context.Background(), tmp); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		os.RemoveAll(tmp)
+		if _, serr := os.Stat(filepath.Join(out, "manifest.json")); serr == nil {
+			return out, nil // another process won the race
+		}
+		return "", err
+	}
+	return out, nil
+}
+
+// sourceHash hashes every Go file and go.mod/go.sum that the guest build
+// depends on, plus the Go version.
+func sourceHash(src string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintln(h, runtime.Version())
+	var files []string
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	root := filepath.Join(src, "..", "..")
+	files = append(files, filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum"))
+	sort.Strings(files)
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return "", err
+		}
+		fmt.Fprintln(h, strings.TrimPrefix(p, src))
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,417 @@
+package posixre
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Options select the dialect and how matches must sit in the line.
+type Options struct {
+	Extended   bool // ERE instead of BRE
+	Fixed      bool // patterns are literal strings
+	IgnoreCase bool
+	Word       bool // a match must be a whole word (grep -w)
+	Line       bool // a match must be the whole line (grep -x)
+	// Budget caps the backtracking matcher's steps per search; 0 means
+	// DefaultBudget.
+	Budget int
+}
+
+// DefaultBudget is the default step budget of the backtracking matcher.
+const DefaultBudget = 20_000_000
+
+// ErrTooComplex is returned by searches that exhaust the step budget.
+var ErrTooComplex = errors.New("regular expression too complex: backtracking limit exceeded")
+
+// Regexp is a compiled set of patterns; a subject matches if any pattern
+// does.
+type Regexp struct {
+	opts  Options
+	re    *regexp.Regexp // exact translation, when there is one
+	wrap  bool           // re is wrapped for Word: the match is group 1
+	trees []*node        // otherwise: one tree per pattern
+	ngrp  []int
+}
+
+// Compile compiles patterns under opts.
+func Compile(patterns []string, opts Options) (*Regexp, error) {
+	if opts.Budget == 0 {
+		opts.Budget = DefaultBudget
+	}
+	r := &Regexp{opts: opts}
+	expressible := true
+	for _, pat := range patterns {
+		var t *node
+		n := 0
+		if opts.Fixed {
+			t = literal(pat)
+		} else {
+			var err error
+			t, n, err = parse(pat, opts.Extended)
+			if err != nil {
+				return nil, err
+			}
+		}
+		r.trees = append(r.trees, t)
+		r.ngrp = append(r.ngrp, n)
+		if !goExpressible(t) {
+			expressible = false
+		}
+	}
+	if !expressible {
+		return r, nil
+	}
+	var b strings.Builder
+	b.WriteString("(?s")
+	if opts.IgnoreCase {
+		b.WriteString("i")
+	}
+	b.WriteString(")")
+	switch {
+	case opts.Line:
+		b.WriteString("^(?:")
+	case opts.Word:
+		b.WriteString(`(?:^|\W)(`)
+		r.wrap = true
+	default:
+		b.WriteString("(?:")
+	}
+	for i, t := range r.trees {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		b.WriteString("(?:")
+		emit(&b, t)
+		b.WriteString(")")
+	}
+	switch {
+	case opts.Line:
+		b.WriteString(")$")
+	case opts.Word:
+		b.WriteString(`)(?:\W|$)`)
+	default:
+		b.WriteString(")")
+	}
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		// Go refused a translation (e.g. a repeat count over 1000): the
+		// backtracking matcher can still run it.
+		return r, nil
+	}
+	re.Longest()
+	r.re = re
+	return r, nil
+}
+
+func literal(s string) *node {
+	var subs []*node
+	for _, c := range s {
+		subs = append(subs, &node{kind: kLit, r: c})
+	}
+	switch len(subs) {
+	case 0:
+		return &node{kind: kEmpty}
+	case 1:
+		return subs[0]
+	}
+	return &node{kind: kConcat, subs: subs}
+}
+
+// Match reports whether b (one line, without its terminator) matches.
+func (r *Regexp) Match(b []byte) (bool, error) {
+	if r.re != nil {
+		return r.re.Match(b), nil
+	}
+	_, _, ok, err := r.search(b, 0, false)
+	return ok, err
+}
+
+// FindAll calls fn with each successive non-overlapping, non-empty match
+// in b until fn returns false.
+func (r *Regexp) FindAll(b []byte, fn func(start, end int) bool) error {
+	if r.re != nil && !r.wrap {
+		for _, loc := range r.re.FindAllIndex(b, -1) {
+			if loc[1] > loc[0] && !fn(loc[0], loc[1]) {
+				return nil
+			}
+		}
+		return nil
+	}
+	if r.re != nil {
+		// Word mode: the wrapper consumes the neighbouring non-word
+		// characters, so search again from each match's end.
+		pos := 0
+		for pos <= len(b) {
+			loc := r.re.FindSubmatchIndex(b[pos:])
+			if loc == nil {
+				return nil
+			}
+			s, e := pos+loc[2], pos+loc[3]
+			if e > s && !fn(s, e) {
+				return nil
+			}
+			if e > pos {
+				pos = e
+			} else {
+				pos++
+			}
+		}
+		return nil
+	}
+	pos := 0
+	for pos <= len(b) {
+		s, e, ok, err := r.search(b, pos, true)
+		if err != nil || !ok {
+			return err
+		}
+		if e > s {
+			if !fn(s, e) {
+				return nil
+			}
+			pos = e
+		} else {
+			pos = s + 1
+		}
+	}
+	return nil
+}
+
+// search finds the leftmost match at or after from with the backtracking
+// matcher; longest asks for the longest match at that start.
+func (r *Regexp) search(b []byte, from int, longest bool) (int, int, bool, error) {
+	m := &matcher{in: b, icase: r.opts.IgnoreCase, budget: r.opts.Budget}
+	last := len(b)
+	if r.opts.Line {
+		last = 0
+	}
+	for s := from; s <= last; s++ {
+		best := -1
+		for i, t := range r.trees {
+			if cap(m.caps) < 2*(r.ngrp[i]+1) {
+				m.caps = make([]int, 2*(r.ngrp[i]+1))
+			}
+			m.caps = m.caps[:2*(r.ngrp[i]+1)]
+			for j := range m.caps {
+				m.caps[j] = -1
+			}
+			m.match(t, s, func(e int) bool {
+				if !r.fits(b, s, e) {
+					return false
+				}
+				if e > best {
+					best = e
+				}
+				return !longest
+			})
+			if m.failed {
+				return 0, 0, false, ErrTooComplex
+			}
+			if best >= 0 && !longest {
+				return s, best, true, nil
+			}
+		}
+		if best >= 0 {
+			return s, best, true, nil
+		}
+		if s < len(b) && b[s] >= utf8.RuneSelf {
+			_, size := utf8.DecodeRune(b[s:])
+			s += size - 1
+		}
+	}
+	return 0, 0, false, nil
+}
+
+// fits checks the Word and Line constraints for a match [s, e).
+func (r *Regexp) fits(b []byte, s, e int) bool {
+	if r.opts.Line {
+		return s == 0 && e == len(b)
+	}
+	if r.opts.Word {
+		return (s == 0 || !isWordByte(b[s-1])) && (e == len(b) || !isWordByte(b[e]))
+	}
+	return true
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// goExpressible reports whether Go's regexp can run t exactly.
+func goExpressible(t *node) bool {
+	ok := true
+	var walk func(n *node, next, prev *node)
+	walk = func(n *node, prev, next *node) {
+		switch n.kind {
+		case kBackref:
+			ok = false
+		case kRepeat:
+			if n.min > 1000 || n.max > 1000 {
+				ok = false
+			}
+		case kWordStart:
+			if !surelyWord(next) {
+				ok = false
+			}
+		case kWordEnd:
+			if !surelyWord(prev) {
+				ok = false
+			}
+		}
+		if n.kind == kConcat {
+			for i, s := range n.subs {
+				var p, x *node
+				if i > 0 {
+					p = n.subs[i-1]
+				}
+				if i+1 < len(n.subs) {
+					x = n.subs[i+1]
+				}
+				walk(s, p, x)
+			}
+			return
+		}
+		for _, s := range n.subs {
+			walk(s, nil, nil)
+		}
+	}
+	walk(t, nil, nil)
+	return ok
+}
+
+// surelyWord reports whether n always matches exactly one word character
+// first (or last: callers use it for single-character nodes).
+func surelyWord(n *node) bool {
+	if n == nil {
+		return false
+	}
+	switch n.kind {
+	case kLit:
+		return n.r < utf8.RuneSelf && isWordByte(byte(n.r))
+	case kRepeat:
+		return n.min > 0 && surelyWord(n.subs[0])
+	case kGroup:
+		return surelyWord(n.subs[0])
+	case kClass:
+		if n.cls.neg {
+			return false
+		}
+		for i := 0; i < len(n.cls.ranges); i += 2 {
+			for c := n.cls.ranges[i]; c <= n.cls.ranges[i+1]; c++ {
+				if c >= utf8.RuneSelf || !isWordByte(byte(c)) {
+					return false
+				}
+			}
+		}
+		for _, name := range n.cls.named {
+			if name != "alpha" && name != "digit" && name != "alnum" && name != "upper" && name != "lower" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// emit writes t in Go regexp syntax; callers checked goExpressible.
+func emit(b *strings.Builder, t *node) {
+	switch t.kind {
+	case kEmpty:
+	case kLit:
+		b.WriteString(regexp.QuoteMeta(string(t.r)))
+	case kAny:
+		b.WriteByte('.')
+	case kClass:
+		emitClass(b, t.cls)
+	case kBOL:
+		b.WriteByte('^')
+	case kEOL:
+		b.WriteByte('$')
+	case kWordB, kWordStart, kWordEnd:
+		b.WriteString(`\b`)
+	case kNotWordB:
+		b.WriteString(`\B`)
+	case kBufStart:
+		b.WriteString(`\A`)
+	case kBufEnd:
+		b.WriteString(`\z`)
+	case kGroup:
+		b.WriteByte('(')
+		emit(b, t.subs[0])
+		b.WriteByte(')')
+	case kConcat:
+		for _, s := range t.subs {
+			emit(b, s)
+		}
+	case kAlt:
+		b.WriteString("(?:")
+		for i, s := range t.subs {
+			if i > 0 {
+				b.WriteByte('|')
+			}
+			emit(b, s)
+		}
+		b.WriteByte(')')
+	case kRepeat:
+		sub := t.subs[0]
+		simple := sub.kind == kLit || sub.kind == kAny || sub.kind == kClass || sub.kind == kGroup
+		if !simple {
+			b.WriteString("(?:")
+		}
+		emit(b, sub)
+		if !simple {
+			b.WriteByte(')')
+		}
+		switch {
+		case t.min == 0 && t.max < 0:
+			b.WriteByte('*')
+		case t.min == 1 && t.max < 0:
+			b.WriteByte('+')
+		case t.min == 0 && t.max == 1:
+			b.WriteByte('?')
+		case t.max < 0:
+			b.WriteString("{" + strconv.Itoa(t.min) + ",}")
+		case t.min == t.max:
+			b.WriteString("{" + strconv.Itoa(t.min) + "}")
+		default:
+			b.WriteString("{" + strconv.Itoa(t.min) + "," + strconv.Itoa(t.max) + "}")
+		}
+	}
+}
+
+func emitClass(b *strings.Builder, c *class) {
+	b.WriteByte('[')
+	if c.neg {
+		b.WriteByte('^')
+	}
+	for i := 0; i < len(c.ranges); i += 2 {
+		emitClassRune(b, c.ranges[i])
+		if c.ranges[i+1] != c.ranges[i] {
+			b.WriteByte('-')
+			emitClassRune(b, c.ranges[i+1])
+		}
+	}
+	for _, n := range c.named {
+		b.WriteString("[:" + n + ":]")
+	}
+	if len(c.ranges) == 0 && len(c.named) == 0 {
+		// Cannot happen with POSIX syntax, but keep the output valid.
+		b.WriteString(`\x{10FFFF}`)
+	}
+	b.WriteByte(']')
+}
+
+func emitClassRune(b *strings.Builder, r rune) {
+	switch {
+	case r < utf8.RuneSelf && (unicode.IsPunct(r) || unicode.IsSymbol(r)):
+		b.WriteByte('\\')
+		b.WriteRune(r)
+	case r < ' ' || r == 0x7f || r == utf8.RuneError:
+		b.WriteString(`\x{` + strconv.FormatInt(int64(r), 16) + `}`)
+	default:
+		b.WriteRune(r)
+	}
+}

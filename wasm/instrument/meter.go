@@ -1,0 +1,311 @@
+package instrument
+
+import (
+	"github.com/wasmsand/wasmsand/wasm/binary"
+)
+
+// Kinds of body edits.
+const (
+	evCharge uint8 = iota // insert a charge (and maybe a check) at pos
+	evIndex               // replace the function index at [pos, end) with val
+	evSave                // functions with loops: store the local balance to the global at pos
+	evLoad                // functions with loops: reload the local balance from the global at pos
+)
+
+// Check modes of a charge event.
+const (
+	checkNone   uint8 = iota
+	checkEntry        // function entry: decided once the function is read
+	checkLoop         // loop header: unless callee checks first thing
+	checkAlways       // loop header that must check
+)
+
+// event is one edit of a function body. A function's events are in body
+// order.
+type event struct {
+	pos, end int32
+	val      uint32 // cost of a charge, new index of evIndex
+	callee   int32  // loop header: defined function called before any branch, or -1
+	kind     uint8
+	check    uint8
+}
+
+// funcInfo says where a function's events are and what it contains.
+type funcInfo struct {
+	first, last int32 // events[first:last]
+	nonLeaf     bool  // has a loop or a call: it checks before doing either
+	hasLoop     bool  // keeps its balance in a local
+}
+
+// meterCode inserts fuel charges and checks into every function body and
+// renumbers function indices (the refuel import took index nImp).
+//
+// It reads every body once, recording edits as events, then writes every
+// body once. Functions with loops keep the balance in a new local (cheap
+// registers in loops) and store it to the global around calls and at
+// returns; other functions charge the global directly.
+func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
+	infos := make([]funcInfo, len(m.Codes))
+	events := make([]event, 0, len(m.Codes)*16)
+	var r binary.Reader
+	var in binary.Instr
+	var labels []uint32
+	total := 0
+
+	for i := range m.Codes {
+		c := &m.Codes[i]
+		body := c.Body
+		total += len(body)
+		info := funcInfo{first: int32(len(events))}
+		r.Reset(body, c.BodyOffset)
+
+		events = append(events, event{kind: evCharge, check: checkEntry, callee: -1})
+		region := len(events) - 1 // the open region's charge event, -1 in dead code
+		cost := uint32(0)
+		entry := true     // the open region is the function's first
+		header := false   // the open region starts at a loop header
+		branched := false // a br_if or call was seen in the open region
+		entryIntoLoop := false
+
+		closeRegion := func() {
+			if region >= 0 {
+				events[region].val = cost
+			}
+			region = -1
+			header = false
+		}
+		openRegion := func(pos int, check uint8) {
+			events = append(events, event{pos: int32(pos), kind: evCharge, check: check, callee: -1})
+			region = len(events) - 1
+			cost = 0
+			entry, header, branched = false, check == checkLoop || check == checkAlways, false
+		}
+		save := func(pos int) { events = append(events, event{pos: int32(pos), kind: evSave}) }
+
+		for r.More() {
+			depth := r.Depth()
+			if err := r.Next(&in); err != nil {
+				return err
+			}
+			if region >= 0 {
+				cost++
+			}
+			switch in.Op {
+			case binary.OpCall, binary.OpReturnCall, binary.OpRefFunc:
+				if in.Op != binary.OpRefFunc {
+					save(in.Pos)
+				}
+				if in.Index >= nImp {
+					events = append(events, event{pos: int32(in.Imm), end: int32(in.End), val: in.Index + 1, kind: evIndex})
+				}
+				if in.Op == binary.OpRefFunc {
+					break
+				}
+				info.nonLeaf = true
+				if header && !branched && region >= 0 && in.Index >= nImp && events[region].callee < 0 {
+					events[region].callee = int32(in.Index - nImp)
+				}
+				branched = true
+				if in.Op == binary.OpReturnCall {
+					closeRegion()
+				} else {
+					events = append(events, event{pos: int32(in.End), kind: evLoad})
+				}
+			case binary.OpCallIndirect, binary.OpReturnCallIndirect:
+				save(in.Pos)
+				info.nonLeaf = true
+				branched = true
+				if in.Op == binary.OpReturnCallIndirect {
+					closeRegion()
+				} else {
+					events = append(events, event{pos: int32(in.End), kind: evLoad})
+				}
+			case binary.OpBrIf:
+				branched = true
+				if int(in.Index) == depth-1 { // to the function's label: a return
+					save(in.Pos)
+				}
+			case binary.OpBr, binary.OpBrTable:
+				toFunc := int(in.Index) == depth-1
+				if in.Op == binary.OpBrTable && !toFunc {
+					labels = binary.BrTableLabels(labels[:0], body, &in)
+					for _, l := range labels {
+						toFunc = toFunc || int(l) == depth-1
+					}
+				}
+				if toFunc {
+					save(in.Pos)
+				}
+				closeRegion()
+			case binary.OpReturn, binary.OpUnreachable:
+				save(in.Pos)
+				closeRegion()
+			case binary.OpLoop:
+				info.nonLeaf, info.hasLoop = true, true
+				// A first region flowing into a loop without calls or
+				// branches: the loop header's check serves as the entry's.
+				forced := entry && region >= 0 && !branched
+				closeRegion()
+				if forced {
+					entryIntoLoop = true
+					openRegion(in.End, checkAlways)
+				} else {
+					openRegion(in.End, checkLoop)
+				}
+			case binary.OpIf, binary.OpElse:
+				closeRegion()
+				openRegion(in.End, checkNone)
+			case binary.OpEnd:
+				if !r.More() {
+					save(in.Pos)
+				}
+				closeRegion()
+				if r.More() {
+					openRegion(in.End, checkNone)
+				}
+			}
+		}
+		if r.Pos() != len(body) {
+			return invalidf("function %d: %d bytes after the body's final end", i, len(body)-r.Pos())
+		}
+		closeRegion()
+		switch {
+		case !info.nonLeaf, entryIntoLoop:
+			events[info.first].check = checkNone
+		default:
+			events[info.first].check = checkAlways
+		}
+		info.last = int32(len(events))
+		infos[i] = info
+	}
+
+	// Write every body into one buffer.
+	buf := make([]byte, 0, total+total/2+64)
+	spans := make([]int, len(m.Codes)+1)
+	nTypes := uint32(len(m.Types))
+	for i := range m.Codes {
+		c := &m.Codes[i]
+		body := c.Body
+		spans[i] = len(buf)
+		info := &infos[i]
+		e := emitter{fuel: fuelIdx, refuel: nImp}
+		if info.hasLoop {
+			if i >= len(m.Funcs) || m.Funcs[i] >= nTypes {
+				return invalidf("function %d has no valid type", i)
+			}
+			n := uint64(len(m.Types[m.Funcs[i]].Params))
+			for _, l := range c.Locals {
+				n += uint64(l.Count)
+			}
+			if n >= 1<<32-1 {
+				return invalidf("function %d has too many locals", i)
+			}
+			e.local, e.useLocal = uint32(n), true
+			locals := make([]binary.LocalDecl, len(c.Locals), len(c.Locals)+1)
+			copy(locals, c.Locals)
+			c.Locals = append(locals, binary.LocalDecl{Count: 1, Type: binary.I64})
+		}
+		prev := int32(0)
+		for _, ev := range events[info.first:info.last] {
+			switch ev.kind {
+			case evIndex:
+				buf = append(buf, body[prev:ev.pos]...)
+				buf = binary.AppendU32(buf, ev.val)
+				prev = ev.end
+				continue
+			case evSave, evLoad:
+				if !e.useLocal {
+					continue
+				}
+			}
+			buf = append(buf, body[prev:ev.pos]...)
+			prev = ev.pos
+			switch ev.kind {
+			case evSave:
+				buf = e.save(buf)
+			case evLoad:
+				buf = e.load(buf)
+			case evCharge:
+				check := ev.check == checkAlways
+				if ev.check == checkLoop {
+					check = ev.callee < 0 || int(ev.callee) >= len(infos) || !infos[ev.callee].nonLeaf
+				}
+				buf = e.charge(buf, ev.val, ev.pos == 0, check)
+			}
+		}
+		buf = append(buf, body[prev:]...)
+	}
+	spans[len(m.Codes)] = len(buf)
+	for i := range m.Codes {
+		m.Codes[i].Body = buf[spans[i]:spans[i+1]:spans[i+1]]
+	}
+	return nil
+}
+
+// emitter writes the instrumentation's instructions for one function.
+type emitter struct {
+	fuel, refuel uint32 // global and function indices
+	local        uint32 // index of the balance local, if useLocal
+	useLocal     bool
+}
+
+func (e *emitter) op(b []byte, op binary.Opcode, idx uint32) []byte {
+	return binary.AppendU32(append(b, byte(op)), idx)
+}
+
+// save stores the local balance to the global.
+func (e *emitter) save(b []byte) []byte {
+	return e.op(e.op(b, binary.OpLocalGet, e.local), binary.OpGlobalSet, e.fuel)
+}
+
+// load reloads the local balance from the global.
+func (e *emitter) load(b []byte) []byte {
+	return e.op(e.op(b, binary.OpGlobalGet, e.fuel), binary.OpLocalSet, e.local)
+}
+
+// charge subtracts cost from the balance and, if check, calls refuel when
+// the balance is negative. At entry a function with a local balance
+// first loads it from the global.
+//
+// Global balance:	global.get F; i64.const C; i64.sub; global.set F
+// check:		global.get F; i64.const 0; i64.lt_s;
+//
+//	if; global.get F; call R; global.set F; end
+//
+// Local balance:	local.get L (global.get F at entry); i64.const C; i64.sub;
+//
+//	local.set L (local.tee L with a check)
+//
+// check:		i64.const 0; i64.lt_s; if; local.get L; call R; local.set L; end
+func (e *emitter) charge(b []byte, cost uint32, entry, check bool) []byte {
+	if !e.useLocal {
+		if cost > 0 {
+			b = e.op(b, binary.OpGlobalGet, e.fuel)
+			b = binary.AppendS64(append(b, byte(binary.OpI64Const)), int64(cost))
+			b = e.op(append(b, byte(binary.OpI64Sub)), binary.OpGlobalSet, e.fuel)
+		}
+		if check {
+			b = e.op(b, binary.OpGlobalGet, e.fuel)
+			b = append(b, byte(binary.OpI64Const), 0, byte(binary.OpI64LtS), byte(binary.OpIf), 0x40)
+			b = e.op(b, binary.OpGlobalGet, e.fuel)
+			b = e.op(b, binary.OpCall, e.refuel)
+			b = append(e.op(b, binary.OpGlobalSet, e.fuel), byte(binary.OpEnd))
+		}
+		return b
+	}
+	if entry {
+		b = e.op(b, binary.OpGlobalGet, e.fuel)
+	} else {
+		b = e.op(b, binary.OpLocalGet, e.local)
+	}
+	b = binary.AppendS64(append(b, byte(binary.OpI64Const)), int64(cost))
+	b = append(b, byte(binary.OpI64Sub))
+	if !check {
+		return e.op(b, binary.OpLocalSet, e.local)
+	}
+	b = e.op(b, binary.OpLocalTee, e.local)
+	b = append(b, byte(binary.OpI64Const), 0, byte(binary.OpI64LtS), byte(binary.OpIf), 0x40)
+	b = e.op(b, binary.OpLocalGet, e.local)
+	b = e.op(b, binary.OpCall, e.refuel)
+	return append(e.op(b, binary.OpLocalSet, e.local), byte(binary.OpEnd))
+}

@@ -1,0 +1,150 @@
+package wazeroengine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/wasmsand/wasmsand/wasm"
+)
+
+// module is one handle on a memoized compilation.
+type module struct {
+	c      *compiled
+	closed atomic.Bool
+}
+
+var _ wasm.Module = (*module)(nil)
+
+// Instantiate creates an anonymous instance. Only the module's own start
+// section runs; "_start" is left to the caller.
+func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
+	if m.closed.Load() {
+		return nil, errModuleClosed
+	}
+	e := m.c.e
+	mod, err := e.rt.InstantiateModule(ctx, m.c.cm, e.modCfg)
+	if err != nil {
+		return nil, convertError(err)
+	}
+	inst := &instance{mod: mod}
+	if mem := mod.ExportedMemory("memory"); mem != nil {
+		inst.mem = mem
+	}
+	return inst, nil
+}
+
+// Exports lists the exported function names, sorted.
+func (m *module) Exports() []string { return m.c.exports }
+
+// Close releases this handle. Instances keep running; the compiled code
+// stays memoized for a later Compile of the same bytes.
+func (m *module) Close(context.Context) error {
+	if m.closed.CompareAndSwap(false, true) {
+		m.c.e.release(m.c)
+	}
+	return nil
+}
+
+var errModuleClosed = errors.New("wazeroengine: module is closed")
+
+// instance is one wazero module instance.
+type instance struct {
+	mod api.Module
+	mem wasm.Memory // exported "memory", or nil
+
+	mu      sync.Mutex
+	fns     map[string]*function
+	globals map[string]api.Global
+}
+
+var _ wasm.Instance = (*instance)(nil)
+
+// function caches an api.Function. An api.Function must not be called
+// concurrently (or reentrantly), so busy ones are not shared.
+type function struct {
+	fn   api.Function
+	busy bool
+}
+
+// Call invokes the exported function name. Calls may overlap (from other
+// goroutines or from host functions); each gets its own call stack.
+func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]uint64, error) {
+	i.mu.Lock()
+	f := i.fns[name]
+	if f == nil || f.busy {
+		fn := i.mod.ExportedFunction(name)
+		if fn == nil {
+			i.mu.Unlock()
+			return nil, fmt.Errorf("wazeroengine: no exported function %q", name)
+		}
+		if f == nil {
+			f = &function{fn: fn}
+			if i.fns == nil {
+				i.fns = make(map[string]*function)
+			}
+			i.fns[name] = f
+		} else {
+			f = &function{fn: fn} // one-off for an overlapping call
+		}
+	}
+	f.busy = true
+	i.mu.Unlock()
+
+	res, err := f.fn.Call(ctx, params...)
+
+	i.mu.Lock()
+	f.busy = false
+	i.mu.Unlock()
+	if err != nil {
+		return nil, convertError(err)
+	}
+	return res, nil
+}
+
+// Memory returns the exported "memory", or nil. Its Read returns views that
+// alias guest memory.
+func (i *instance) Memory() wasm.Memory { return i.mem }
+
+func (i *instance) global(name string) api.Global {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if g, ok := i.globals[name]; ok {
+		return g
+	}
+	g := i.mod.ExportedGlobal(name)
+	if i.globals == nil {
+		i.globals = make(map[string]api.Global)
+	}
+	i.globals[name] = g
+	return g
+}
+
+// Global reads an exported global as raw bits (api.EncodeF64 etc.).
+func (i *instance) Global(name string) (uint64, bool) {
+	g := i.global(name)
+	if g == nil {
+		return 0, false
+	}
+	return g.Get(), true
+}
+
+// SetGlobal writes an exported mutable global from raw bits. It reports
+// false if there is no such global or it is immutable.
+func (i *instance) SetGlobal(name string, v uint64) bool {
+	g, ok := i.global(name).(api.MutableGlobal)
+	if !ok {
+		return false
+	}
+	g.Set(v)
+	return true
+}
+
+// Close releases the instance and its memory.
+func (i *instance) Close(ctx context.Context) error {
+	return i.mod.Close(ctx)
+}
