@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"mvdan.cc/sh/v3/expand"
@@ -47,6 +48,9 @@ func sharedEngine(ctx context.Context, cacheDir string) (*engineEntry, error) {
 		return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
 	}
 	e := &engineEntry{eng: eng}
+	if cacheDir != "" {
+		e.cache.dir = filepath.Join(cacheDir, "instrumented")
+	}
 	engines[cacheDir] = e
 	return e, nil
 }

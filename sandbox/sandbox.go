@@ -224,11 +224,11 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 
 	r := s.runner
 	s.noteFuncs(r, file)
-	interp.StdIO(rc.stdin, stdout, stderr)(r)
 	restore := s.applyRunConfig(ctx, r, rc)
+	interp.StdIO(rc.stdin, stdout, stderr)(r)
 	guardRun(ctx, run, func(ctx context.Context) { err = r.Run(ctx, file) })
-	restore(ctx)
 	interp.StdIO(nil, nil, nil)(r)
+	restore(context.WithoutCancel(ctx))
 
 	code := exitCode(err, stderr)
 	timedOut := errors.Is(context.Cause(ctx), errTimedOut)
@@ -296,32 +296,36 @@ func (s *Sandbox) applyRunConfig(ctx context.Context, r *interp.Runner, rc runCo
 		}
 		s.runSilently(ctx, r, assignment(k, v, true))
 	}
-	oldDir := r.Dir
 	if rc.cwd != "" {
-		r.Dir = s.abs(oldDir, rc.cwd)
+		// cd keeps $PWD and $OLDPWD right; they are put back after.
+		undo = append(undo, assignment("OLDPWD", r.Vars["OLDPWD"].String(), true), "cd "+quote(r.Dir))
+		s.runSilently(ctx, r, "cd "+quote(s.abs(r.Dir, rc.cwd)))
 	}
 	return func(ctx context.Context) {
 		for i := len(undo) - 1; i >= 0; i-- {
 			s.runSilently(ctx, r, undo[i])
 		}
-		if rc.cwd != "" {
-			r.Dir = oldDir
-		}
 	}
 }
 
 func assignment(k, v string, export bool) string {
-	q, err := syntax.Quote(v, syntax.LangBash)
-	if err != nil {
-		q = "''"
-	}
 	if export {
-		return "export " + k + "=" + q
+		return "export " + k + "=" + quote(v)
 	}
-	return k + "=" + q
+	return k + "=" + quote(v)
 }
 
-// runSilently runs a short internal shell statement.
+// quote quotes s for bash.
+func quote(s string) string {
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		return "''"
+	}
+	return q
+}
+
+// runSilently runs a short internal shell statement with its output
+// discarded: callers run it while the runner has no stdio set.
 func (s *Sandbox) runSilently(ctx context.Context, r *interp.Runner, src string) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
 	if err != nil {

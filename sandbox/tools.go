@@ -98,8 +98,43 @@ func (ts *toolSet) moduleBytes(command string) ([]byte, bool, error) {
 // moduleCache compiles instrumented modules once per (bytes, options) and
 // shares them between processes and sandboxes.
 type moduleCache struct {
+	dir     string // on-disk cache of instrumented bytes; "" for none
 	mu      sync.Mutex
 	entries map[moduleKey]*moduleEntry
+}
+
+// instrumentVersion changes whenever the instrumenter's output for the same
+// input may change, so stale cache files are never used.
+const instrumentVersion = "1"
+
+// instrumented returns raw instrumented, from the disk cache when one is
+// set: instrumenting a multi-megabyte tool takes a few hundred
+// milliseconds, reading it back a few.
+func (c *moduleCache) instrumented(raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) ([]byte, error) {
+	if c.dir == "" {
+		return instrumentFn(raw)
+	}
+	sum := sha256.Sum256(raw)
+	file := filepath.Join(c.dir, fmt.Sprintf("%x-%d-v%s.wasm", sum, memPages, instrumentVersion))
+	if b, err := os.ReadFile(file); err == nil {
+		return b, nil
+	}
+	out, err := instrumentFn(raw)
+	if err != nil {
+		return nil, err
+	}
+	// The cache is an optimisation: failing to write it is not an error.
+	if os.MkdirAll(c.dir, 0o755) == nil {
+		tmp, err := os.CreateTemp(c.dir, "tmp-*")
+		if err == nil {
+			_, werr := tmp.Write(out)
+			cerr := tmp.Close()
+			if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+				os.Remove(tmp.Name())
+			}
+		}
+	}
+	return out, nil
 }
 
 // moduleKey names a module: a tool file, or the SHA-256 of bytes read from
@@ -142,7 +177,7 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 			e.err = err
 			return
 		}
-		inst, err := instrumentFn(raw)
+		inst, err := c.instrumented(raw, key.memPages, instrumentFn)
 		if err != nil {
 			e.err = err
 			return

@@ -83,13 +83,14 @@ func (p *Process) sync(fd uint32, right uint64) errno {
 	return errnoOf(e.file.Sync())
 }
 
-// fdflagsOf reports the fdflags of e; APPEND and NONBLOCK come from the open
-// file, which dups share.
+// flags reports the fdflags of e. APPEND and NONBLOCK come from the open
+// file, which dups share, and from e for NONBLOCK on a FIFO set by
+// fd_fdstat_set_flags (see there).
 func (e *fdEntry) flags() uint16 {
 	if e.stream {
 		return e.fdflags
 	}
-	f := e.fdflags &^ (fdflagAppend | fdflagNonblock)
+	f := e.fdflags &^ fdflagAppend
 	of := e.file.Flags()
 	if of&vfs.OAppend != 0 {
 		f |= fdflagAppend
@@ -99,6 +100,9 @@ func (e *fdEntry) flags() uint16 {
 	}
 	return f
 }
+
+// fifo reports whether e is a FIFO of the VFS.
+func (e *fdEntry) fifo() bool { return !e.stream && e.ftype == filetypeUnknown }
 
 func fdFdstatGet(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
 	e, en := p.get(uint32(s[0]), 0)
@@ -126,14 +130,18 @@ func fdFdstatSetFlags(_ context.Context, p *Process, _ wasm.Memory, s []uint64) 
 		return errnoINVAL
 	}
 	// DSYNC, RSYNC and SYNC are kept for fd_fdstat_get: every write to
-	// memory is already synchronous.
+	// memory is already synchronous. NONBLOCK set here on a host stream or
+	// a FIFO is reported but not applied: Go's os package sets it on every
+	// file it opens and then waits for EAGAIN in poll_oneoff, which cannot
+	// wait for a FIFO, so such reads and writes block in fd_read and
+	// fd_write instead. path_open's NONBLOCK does apply to FIFOs.
 	e.fdflags = fl
 	if !e.stream {
 		var of vfs.OpenFlag
 		if fl&fdflagAppend != 0 {
 			of |= vfs.OAppend
 		}
-		if fl&fdflagNonblock != 0 {
+		if fl&fdflagNonblock != 0 && (!e.fifo() || e.file.Flags()&vfs.ONonblock != 0) {
 			of |= vfs.ONonblock
 		}
 		e.file.SetFlags(of)

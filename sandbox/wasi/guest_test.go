@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,11 +47,18 @@ func valueTypes(ts []wasm.ValueType) []api.ValueType {
 // testRuntime is one wazero runtime with HostModule instantiated, shared by
 // the guest tests, with the guests compiled once.
 var testRuntime struct {
-	once sync.Once
-	err  error
-	rt   wazero.Runtime
-	mods map[string]wazero.CompiledModule
-	mu   sync.Mutex
+	once  sync.Once
+	err   error
+	rt    wazero.Runtime
+	mods  map[string]wazero.CompiledModule
+	mu    sync.Mutex
+	calls sync.Map // function name → *atomic.Int64
+}
+
+// calls returns how many times the guests called the host function name.
+func calls(name string) int64 {
+	c, _ := testRuntime.calls.LoadOrStore(name, new(atomic.Int64))
+	return c.(*atomic.Int64).Load()
 }
 
 func guestRuntime(t *testing.T) wazero.Runtime {
@@ -62,8 +71,11 @@ func guestRuntime(t *testing.T) wazero.Runtime {
 		b := tr.rt.NewHostModuleBuilder(hm.Name)
 		for _, f := range hm.Funcs {
 			fn := f.Fn
+			c, _ := tr.calls.LoadOrStore(f.Name, new(atomic.Int64))
+			count := c.(*atomic.Int64)
 			b.NewFunctionBuilder().
 				WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+					count.Add(1)
 					fn(ctx, wazeroMemory{mod.Memory()}, stack)
 				}), valueTypes(f.Params), valueTypes(f.Results)).
 				Export(f.Name)
@@ -129,7 +141,7 @@ func goGuestPath(t *testing.T) string {
 const cGuestPath = "testdata/c/guest.wasm"
 
 // guestFS lays out a small tree like the sandbox's.
-func guestFS(t *testing.T) *vfs.FS {
+func guestFS(t testing.TB) *vfs.FS {
 	t.Helper()
 	fsys := vfs.New(vfs.Options{})
 	for _, d := range []string{"/bin", "/dev", "/etc", "/home/user", "/tmp"} {
@@ -496,5 +508,38 @@ func TestGuestStdoutPipeCancel(t *testing.T) {
 	r := run(t, ctx, goGuestPath(t), Config{Args: []string{"guest", "yes"}, Stdout: pw})
 	if !errors.Is(r.err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want context.DeadlineExceeded", r.err)
+	}
+}
+
+func TestGuestFIFO(t *testing.T) {
+	// Go's os package makes every file it opens nonblocking and waits for
+	// EAGAIN in poll_oneoff; a FIFO must block in fd_read instead of
+	// spinning through poll_oneoff.
+	fsys := guestFS(t)
+	if err := fsys.Mkfifo(vfs.RootIno, "/tmp/fifo", 0o644); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w, err := fsys.Open(vfs.RootIno, "/tmp/fifo", vfs.OWrite, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer w.Close()
+		for i := range 5 {
+			time.Sleep(10 * time.Millisecond)
+			fmt.Fprintf(w, "chunk %d\n", i)
+		}
+	}()
+	polls := calls("poll_oneoff")
+	r := run(t, context.Background(), goGuestPath(t), Config{Args: []string{"guest", "catfile", "/tmp/fifo"}, FS: fsys})
+	if r.err != nil {
+		t.Fatalf("%v\n%s", r.err, r.stdout)
+	}
+	if want := "chunk 0\nchunk 1\nchunk 2\nchunk 3\nchunk 4\n"; r.stdout != want {
+		t.Errorf("stdout %q, want %q", r.stdout, want)
+	}
+	if n := calls("poll_oneoff") - polls; n > 5 {
+		t.Errorf("%d poll_oneoff calls: the guest spun", n)
 	}
 }

@@ -35,10 +35,11 @@ func (d *decoder) u32(what string) (uint32, error) {
 // minSize bytes left per element, so a bogus count cannot make us
 // allocate more than the input justifies.
 func (d *decoder) count(what string, minSize int) (int, error) {
-	n, err := d.u32(what + " count")
-	if err != nil {
-		return 0, err
+	n, p := readU32(d.b, d.pos)
+	if p < 0 {
+		return 0, d.errorf("malformed %s count", what)
 	}
+	d.pos = p
 	if uint64(n)*uint64(minSize) > uint64(len(d.b)-d.pos) {
 		return 0, d.errorf("%s count %d exceeds the section size", what, n)
 	}
@@ -55,10 +56,11 @@ func (d *decoder) byte(what string) (byte, error) {
 }
 
 func (d *decoder) bytes(what string) ([]byte, error) {
-	n, err := d.u32(what + " length")
-	if err != nil {
-		return nil, err
+	n, p := readU32(d.b, d.pos)
+	if p < 0 {
+		return nil, d.errorf("malformed %s length", what)
 	}
+	d.pos = p
 	if int(n) > len(d.b)-d.pos {
 		return nil, d.errorf("%s length %d exceeds the section size", what, n)
 	}
@@ -161,6 +163,14 @@ func (d *decoder) globalType() (GlobalType, error) {
 
 // expr reads a constant expression up to and including its final end.
 func (d *decoder) expr() ([]byte, error) {
+	// Fast path for the common i32.const N end.
+	if d.pos < len(d.b) && d.b[d.pos] == byte(OpI32Const) {
+		if _, p := readS32(d.b, d.pos+1); p > 0 && p < len(d.b) && d.b[p] == byte(OpEnd) {
+			e := d.b[d.pos : p+1 : p+1]
+			d.pos = p + 1
+			return e, nil
+		}
+	}
 	var r Reader
 	r.Reset(d.b[d.pos:], d.off+d.pos)
 	var in Instr

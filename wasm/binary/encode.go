@@ -30,7 +30,15 @@ func (m *Module) AppendEncode(dst []byte) []byte {
 	b = append(b, Version...)
 	b = m.appendCustoms(b, SectionCustom)
 	for _, id := range sectionOrder {
-		if m.hasSection(id) {
+		if id == SectionCode || id == SectionData {
+			// The big sections: write the size first instead of moving
+			// the contents afterwards.
+			if m.hasSection(id) {
+				b = append(b, byte(id))
+				b = AppendU32(b, uint32(m.sectionSize(id)))
+				b = m.appendSection(b, id)
+			}
+		} else if m.hasSection(id) {
 			start := len(b)
 			b = append(b, byte(id), 0, 0, 0, 0, 0)
 			b = m.appendSection(b, id)
@@ -69,6 +77,39 @@ func (m *Module) hasSection(id SectionID) bool {
 		return len(m.Datas) > 0
 	}
 	return false
+}
+
+// sectionSize is the encoded size of the code or data section.
+func (m *Module) sectionSize(id SectionID) int {
+	n := 0
+	if id == SectionCode {
+		n = sizeU32(uint32(len(m.Codes)))
+		for i := range m.Codes {
+			c := codeSize(m.Codes[i].Locals, m.Codes[i].Body)
+			n += sizeU32(uint32(c)) + c
+		}
+		return n
+	}
+	n = sizeU32(uint32(len(m.Datas)))
+	for i := range m.Datas {
+		s := &m.Datas[i]
+		n += sizeU32(s.Flags) + sizeU32(uint32(len(s.Init))) + len(s.Init)
+		if s.Flags == 2 {
+			n += sizeU32(s.Memory)
+		}
+		if s.Flags != 1 {
+			n += len(s.Offset)
+		}
+	}
+	return n
+}
+
+func codeSize(locals []LocalDecl, body []byte) int {
+	size := sizeU32(uint32(len(locals))) + len(body)
+	for _, l := range locals {
+		size += sizeU32(l.Count) + 1
+	}
+	return size
 }
 
 // finishSection writes the size of the section whose id byte is at
@@ -246,11 +287,7 @@ func appendElement(b []byte, e *Element) []byte {
 // AppendCode appends one entry of the code section: the size, the local
 // declarations and the body.
 func AppendCode(b []byte, locals []LocalDecl, body []byte) []byte {
-	size := sizeU32(uint32(len(locals))) + len(body)
-	for _, l := range locals {
-		size += sizeU32(l.Count) + 1
-	}
-	b = AppendU32(b, uint32(size))
+	b = AppendU32(b, uint32(codeSize(locals, body)))
 	b = AppendU32(b, uint32(len(locals)))
 	for _, l := range locals {
 		b = AppendU32(b, l.Count)

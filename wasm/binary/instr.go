@@ -65,8 +65,8 @@ const (
 	OpTableSize  Opcode = 0xfc<<16 | 16
 	OpTableFill  Opcode = 0xfc<<16 | 17
 
-	OpV128Const          Opcode = 0xfd<<16 | 0x0c
-	OpI8x16ShuffleOpcode        = 0xfd<<16 | 0x0d
+	OpV128Const    Opcode = 0xfd<<16 | 0x0c
+	OpI8x16Shuffle Opcode = 0xfd<<16 | 0x0d
 )
 
 var opNames = map[Opcode]string{

@@ -12,13 +12,20 @@ import (
 // module: Instantiate, run _start (Go runtime init and main), Close.
 func BenchmarkInstantiate(b *testing.B) {
 	bin := helloWasm(b)
-	for _, tc := range engines {
+	cases := append(engines[:len(engines):len(engines)], struct {
+		name string
+		cfg  Config
+	}{"compiler-wazeromemory", Config{}})
+	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			cfg := tc.cfg
 			cfg.HostModules = []wasm.HostModule{testWASI()}
 			e, err := New(context.Background(), cfg)
 			if err != nil {
 				b.Fatal(err)
+			}
+			if tc.name == "compiler-wazeromemory" {
+				e.alloc = nil // wazero's own allocation, for comparison
 			}
 			defer e.Close(context.Background())
 			m, err := e.Compile(context.Background(), bin)
@@ -125,5 +132,37 @@ func BenchmarkCompile(b *testing.B) {
 func reportCPU(b *testing.B, start time.Duration) {
 	if start != 0 {
 		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkHostCall measures one guest-to-host call and back.
+func BenchmarkHostCall(b *testing.B) {
+	for _, tc := range engines {
+		b.Run(tc.name, func(b *testing.B) {
+			e := newEngine(b, tc.cfg)
+			inst := instantiate(b, e, "host.wasm")
+			ctx := context.WithValue(context.Background(), hostKey{}, &hostState{})
+			const n = 1000
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := inst.Call(ctx, "host_loop", n); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/hostcall")
+		})
+	}
+}
+
+// BenchmarkCall measures calling a trivial export from the host.
+func BenchmarkCall(b *testing.B) {
+	e := newEngine(b, Config{})
+	inst := instantiate(b, e, "host.wasm")
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := inst.Call(ctx, "bump"); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -9,7 +9,7 @@
 // the WASI host is one of the HostModules given to New.
 package wazeroengine
 
-//go:generate sh -c "for f in testdata/*.wat; do wat2wasm --enable-all -o ${DOLLAR}{f%.wat}.wasm $f || exit 1; done"
+//go:generate sh -c "for f in testdata/*.wat; do wat2wasm -o ${DOLLAR}{f%.wat}.wasm ${DOLLAR}f || exit 1; done"
 
 import (
 	"bytes"
@@ -56,6 +56,7 @@ type Engine struct {
 	cache   wazero.CompilationCache // nil without CacheDir
 	modCfg  wazero.ModuleConfig
 	workers int
+	alloc   experimental.MemoryAllocator // nil: wazero's own
 
 	mu      sync.Mutex
 	closed  bool
@@ -107,6 +108,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	e := &Engine{
 		modCfg:  wazero.NewModuleConfig().WithName("").WithStartFunctions(),
 		workers: runtime.GOMAXPROCS(0),
+		alloc:   memoryAllocator{},
 		byHash:  make(map[[sha256.Size]byte]*compiled),
 		byIdent: make(map[ident]*compiled),
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/wasmsand/wasmsand/wasm"
 )
@@ -27,7 +29,11 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 		return nil, errModuleClosed
 	}
 	e := m.c.e
-	mod, err := e.rt.InstantiateModule(ctx, m.c.cm, e.modCfg)
+	ictx := ctx
+	if e.alloc != nil {
+		ictx = experimental.WithMemoryAllocator(ctx, e.alloc)
+	}
+	mod, err := e.rt.InstantiateModule(ictx, m.c.cm, e.modCfg)
 	if err != nil {
 		return nil, convertError(err)
 	}
@@ -39,7 +45,7 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 }
 
 // Exports lists the exported function names, sorted.
-func (m *module) Exports() []string { return m.c.exports }
+func (m *module) Exports() []string { return slices.Clone(m.c.exports) }
 
 // Close releases this handle. Instances keep running; the compiled code
 // stays memoized for a later Compile of the same bytes.

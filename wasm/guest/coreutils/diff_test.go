@@ -221,7 +221,7 @@ var diffCases = []struct {
 	{script: "cp -v f3 g && cat g"},
 	{script: "cp f3 nums dir && ls dir"},
 	{script: "cp dir d2", stderr: true},
-	{script: "cp -rv dir d2 && ls -R d2"},
+	{script: "cp -rv dir d2 | sort && ls -R d2"},
 	{script: "cp -r dir dir/sub", stderr: true},
 	{script: "cp f3 f3", stderr: true},
 	{script: "cp -n f3 nums && cat nums"},

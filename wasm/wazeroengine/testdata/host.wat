@@ -29,6 +29,11 @@
       (then (i64.extend_i32_u (local.get $n)))
       (else (i64.add (call $fib (i32.sub (local.get $n) (i32.const 1)))
                      (call $fib (i32.sub (local.get $n) (i32.const 2)))))))
+  ;; Calls ctx_value n times: the cost of host calls.
+  (func (export "host_loop") (param $n i32)
+    (loop $l
+      (drop (call $ctx_value))
+      (br_if $l (i32.ne (local.tee $n (i32.sub (local.get $n) (i32.const 1))) (i32.const 0)))))
   ;; _start must not run on Instantiate.
   (func (export "_start") (global.set $counter (i64.const 100)))
 )

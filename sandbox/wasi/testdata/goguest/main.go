@@ -58,6 +58,12 @@ func main() {
 		n, err := io.Copy(os.Stdout, os.Stdin)
 		check(err)
 		fmt.Fprintln(os.Stderr, "copied", n)
+	case "catfile":
+		f, err := os.Open(os.Args[2])
+		check(err)
+		_, err = io.Copy(os.Stdout, f)
+		check(err)
+		check(f.Close())
 	case "lines":
 		sc := bufio.NewScanner(os.Stdin)
 		for sc.Scan() {
