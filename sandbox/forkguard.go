@@ -17,10 +17,12 @@ import (
 // goroutines inside the interpreter, which has no hook for them. To hold
 // such work to Options.MaxProcesses (think `:(){ :|:& };:`), every Run's
 // goroutines carry a pprof label naming the Run; goroutines inherit labels
-// from the one that starts them. While the process as a whole has few
-// goroutines nothing else happens; past a threshold the guard counts each
-// Run's labelled goroutines from a goroutine profile, at most once per
-// interval, and stops the Runs over their limit.
+// from the one that starts them. While one Run is active, its goroutines
+// are simply the process's growth since it started. With several, nothing
+// happens while the process as a whole has few goroutines; past a
+// threshold the guard counts each Run's labelled goroutines from a
+// goroutine profile, at most once per interval, and stops the Runs over
+// their limit.
 
 const (
 	forkLabel = "wasmsand-run"
@@ -36,6 +38,7 @@ var forkGuard struct {
 	mu        sync.Mutex
 	lastCheck time.Time
 	runs      map[string]*runState
+	base      int // goroutines when the only Run started
 }
 
 // guardRun labels ctx's goroutines for r and registers r with the guard;
@@ -47,6 +50,7 @@ func guardRun(ctx context.Context, r *runState, f func(context.Context)) {
 		forkGuard.runs = map[string]*runState{}
 	}
 	forkGuard.runs[id] = r
+	forkGuard.base = runtime.NumGoroutine()
 	forkGuard.mu.Unlock()
 	defer func() {
 		forkGuard.mu.Lock()
@@ -64,6 +68,18 @@ func goroutineBudget(maxProcs int) int { return goroutinesPerProcess*maxProcs + 
 func checkForks() {
 	n := runtime.NumGoroutine()
 	forkGuard.mu.Lock()
+	if len(forkGuard.runs) == 1 {
+		// The common case, exact and cheap: all growth is this Run's.
+		for _, r := range forkGuard.runs {
+			if n-forkGuard.base > goroutineBudget(r.s.opts.MaxProcesses) {
+				forkGuard.mu.Unlock()
+				r.fail(errProcessLimit{r.s.opts.MaxProcesses})
+				return
+			}
+		}
+		forkGuard.mu.Unlock()
+		return
+	}
 	threshold := 256
 	for _, r := range forkGuard.runs {
 		threshold += goroutineBudget(r.s.opts.MaxProcesses)

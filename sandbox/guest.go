@@ -118,7 +118,10 @@ func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 // runGuest runs one WASI command to completion with the shell's stdio.
 func (s *Sandbox) runGuest(ctx context.Context, key moduleKey, load func() ([]byte, error), args []string) error {
 	hc := interp.HandlerCtx(ctx)
+	run := runFrom(ctx)
+	run.timer.pause()
 	mod, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
+	run.timer.resume()
 	if err != nil {
 		if ctx.Err() != nil {
 			return interp.ExitStatus(124)
@@ -126,7 +129,6 @@ func (s *Sandbox) runGuest(ctx context.Context, key moduleKey, load func() ([]by
 		fmt.Fprintf(hc.Stderr, "bash: %s: cannot execute binary file: %v\n", args[0], err)
 		return interp.ExitStatus(126)
 	}
-	run := runFrom(ctx)
 	if err := run.acquire(); err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %v\n", err)
 		return interp.ExitStatus(254)

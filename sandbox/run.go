@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // runState is what one Run shares between its shell and every guest it
@@ -12,6 +13,7 @@ import (
 type runState struct {
 	s      *Sandbox
 	cancel context.CancelFunc
+	timer  *runTimer // nil for internal runs without a timeout
 
 	fuelBudget int64 // 0: unlimited
 	fuelUsed   atomic.Int64
@@ -38,6 +40,52 @@ func withRun(ctx context.Context, r *runState) context.Context {
 func runFrom(ctx context.Context) *runState {
 	r, _ := ctx.Value(runKey{}).(*runState)
 	return r
+}
+
+// runTimer ends a Run when its time is up, not counting the time the Run
+// spends waiting for modules to compile: a cold compile of a large tool
+// takes seconds once per machine, and must not turn the first command
+// into a timeout.
+type runTimer struct {
+	mu        sync.Mutex
+	remaining time.Duration
+	started   time.Time // when the running period began; zero while paused
+	pauses    int
+	timer     *time.Timer
+	expire    func()
+}
+
+func newRunTimer(d time.Duration, expire func()) *runTimer {
+	t := &runTimer{remaining: d, started: time.Now(), expire: expire}
+	t.timer = time.AfterFunc(d, expire)
+	return t
+}
+
+// pause stops the clock until the matching resume.
+func (t *runTimer) pause() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pauses++
+	if t.pauses == 1 && t.timer.Stop() {
+		t.remaining -= time.Since(t.started)
+		t.started = time.Time{}
+	}
+}
+
+func (t *runTimer) resume() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pauses--
+	if t.pauses == 0 && t.started.IsZero() {
+		t.started = time.Now()
+		t.timer = time.AfterFunc(max(t.remaining, 0), t.expire)
+	}
+}
+
+func (t *runTimer) stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.timer.Stop()
 }
 
 // errProcessLimit reports that a Run tried to have more live processes

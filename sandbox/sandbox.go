@@ -217,9 +217,12 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 		return finish(2)
 	}
 
-	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.Timeout, errTimedOut)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
 	run := newRunState(s, cancel)
+	run.timer = newRunTimer(s.opts.Timeout, func() { cancelCause(errTimedOut) })
+	defer run.timer.stop()
 	ctx = withRun(ctx, run)
 
 	r := s.runner

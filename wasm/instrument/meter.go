@@ -46,16 +46,19 @@ type funcInfo struct {
 // returns; other functions charge the global directly.
 func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
 	infos := make([]funcInfo, len(m.Codes))
-	events := make([]event, 0, len(m.Codes)*16)
+	total := 0
+	for i := range m.Codes {
+		total += len(m.Codes[i].Body)
+	}
+	// Go's code has about one event per 13 bytes, C's fewer.
+	events := make([]event, 0, len(m.Codes)+total/10)
 	var r binary.Reader
 	var in binary.Instr
 	var labels []uint32
-	total := 0
 
 	for i := range m.Codes {
 		c := &m.Codes[i]
 		body := c.Body
-		total += len(body)
 		info := funcInfo{first: int32(len(events))}
 		r.Reset(body, c.BodyOffset)
 

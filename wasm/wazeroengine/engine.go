@@ -67,6 +67,10 @@ type Engine struct {
 
 var _ wasm.Engine = (*Engine)(nil)
 
+// maxIdents is how many recent slices per compilation Compile recognizes
+// without hashing them.
+const maxIdents = 4
+
 // ident identifies a byte slice by its backing array and length; an entry is
 // trusted only after its contents compare equal to the retained copy.
 type ident struct {
@@ -227,6 +231,12 @@ func (e *Engine) rememberIdentLocked(c *compiled, id ident) {
 		return
 	} else if old != nil {
 		old.idents = slices.DeleteFunc(old.idents, func(x ident) bool { return x == id })
+	}
+	if len(c.idents) == maxIdents {
+		if e.byIdent[c.idents[0]] == c {
+			delete(e.byIdent, c.idents[0])
+		}
+		c.idents = slices.Delete(c.idents, 0, 1)
 	}
 	e.byIdent[id] = c
 	c.idents = append(c.idents, id)
