@@ -236,6 +236,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"missing code", mod(section(1, "\x01\x60\x00\x00"), section(3, "\x01\x00")), "no code section"},
 		{"code count mismatch", mod(section(1, "\x01\x60\x00\x00"), section(3, "\x02\x00\x00"), section(10, "\x01\x02\x00\x0b")), "2 functions"},
 		{"data count mismatch", mod(section(12, "\x02"), section(11, "\x01\x01\x00")), "data count section says 2"},
+		{"function type out of range", mod(section(1, "\x01\x60\x00\x00"), section(3, "\x01\x01")), "type index 1 out of range"},
+		{"import type out of range", mod(section(2, "\x01\x01m\x01n\x00\x00")), "type index 0 out of range"},
 		{"bad element flags", mod(section(9, "\x01\x08\x00")), "unknown flags 8"},
 		{"bad export kind", mod(section(7, "\x01\x01e\x05\x00")), "unknown kind 5"},
 		{"too many locals", mod(section(1, "\x01\x60\x00\x00"), section(3, "\x01\x00"), section(10, "\x01\x07\x02\xff\xff\x03\x7f\x01\x7f\x0b")), "more than 50000 locals"},

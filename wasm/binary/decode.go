@@ -345,7 +345,9 @@ func (d *decoder) imports(m *Module) error {
 		im.Kind = ExternKind(k)
 		switch im.Kind {
 		case ExternFunc:
-			im.Func, err = d.u32("import type index")
+			if im.Func, err = d.u32("import type index"); err == nil && int(im.Func) >= len(m.Types) {
+				err = d.errorf("import %q %q: type index %d out of range (%d types)", im.Module, im.Name, im.Func, len(m.Types))
+			}
 		case ExternTable:
 			im.Table, err = d.tableType()
 		case ExternMemory:
@@ -375,6 +377,9 @@ func (d *decoder) funcs(m *Module) error {
 	for i := range m.Funcs {
 		if m.Funcs[i], err = d.u32("function type index"); err != nil {
 			return err
+		}
+		if int(m.Funcs[i]) >= len(m.Types) {
+			return d.errorf("function %d: type index %d out of range (%d types)", i, m.Funcs[i], len(m.Types))
 		}
 	}
 	return nil

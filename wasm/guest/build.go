@@ -40,6 +40,11 @@ func SourceDir() string {
 // `go build` with GOOS=wasip1 GOARCH=wasm -trimpath -ldflags="-s -w", then
 // asks a native build of each module for its command list (--list).
 func Build(ctx context.Context, dir string) error {
+	// go build runs in the source directory: make dir independent of it.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
