@@ -519,12 +519,11 @@ func TestGuestFIFO(t *testing.T) {
 	if err := fsys.Mkfifo(vfs.RootIno, "/tmp/fifo", 0o644); err != nil {
 		t.Fatal(err)
 	}
+	w, err := fsys.Open(vfs.RootIno, "/tmp/fifo", vfs.OWrite, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	go func() {
-		w, err := fsys.Open(vfs.RootIno, "/tmp/fifo", vfs.OWrite, 0)
-		if err != nil {
-			t.Error(err)
-			return
-		}
 		defer w.Close()
 		for i := range 5 {
 			time.Sleep(10 * time.Millisecond)

@@ -55,6 +55,39 @@ func (c *cpuRunner) run(tb testing.TB, arg string) string {
 	return out.String()
 }
 
+// goCPUSource is a CPU-bound Go guest: SHA-256, sorting and a map.
+const goCPUSource = `package main
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"sort"
+)
+
+func main() {
+	data := make([]byte, 1<<20)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	var sum [32]byte
+	for i := 0; i < 20; i++ {
+		sum = sha256.Sum256(append(data, sum[:]...))
+	}
+	xs := make([]int, 300000)
+	x := uint32(1)
+	for i := range xs {
+		x = x*1664525 + 1013904223
+		xs[i] = int(x >> 8)
+	}
+	sort.Ints(xs)
+	m := map[int]int{}
+	for i := 0; i < 200000; i++ {
+		m[xs[i]%1000] += i
+	}
+	fmt.Printf("%x %d %d\n", sum[:4], xs[len(xs)/2], len(m))
+}
+`
+
 // BenchmarkFuelOverhead runs the CPU-bound C guest (sieve, 64-bit mixing,
 // Collatz) on wazero's compiler without and with fuel metering.
 func BenchmarkFuelOverhead(b *testing.B) {
@@ -73,28 +106,40 @@ func BenchmarkFuelOverhead(b *testing.B) {
 	}
 }
 
-// TestFuelOverhead measures the slowdown fuel metering causes on the
-// CPU-bound C guest and logs it (timings are too noisy to assert on
-// shared machines; see BenchmarkFuelOverhead).
+// TestFuelOverhead measures the slowdown fuel metering causes on CPU-bound
+// C and Go guests and logs it (timings are too noisy to assert on shared
+// machines; see also BenchmarkFuelOverhead).
 func TestFuelOverhead(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test")
 	}
-	bin := readTestdata(t, "cpu.wasm")
-	inst := mustInstrument(t, bin, Options{Fuel: true})
-	orig, meter := newCPURunner(t, bin), newCPURunner(t, inst)
-	// Alternate the two so that load from other processes hits both alike,
-	// and keep the fastest run of each.
-	d0, d1 := time.Duration(1<<62), time.Duration(1<<62)
-	var out0, out1 string
-	for range 5 {
-		d0 = min(d0, threadCPU(func() { out0 = orig.run(t, "1") }))
-		d1 = min(d1, threadCPU(func() { out1 = meter.run(t, "1") }))
+	tests := []struct {
+		name string
+		bin  func(t *testing.T) []byte
+		runs int
+	}{
+		{"C", func(t *testing.T) []byte { return readTestdata(t, "cpu.wasm") }, 5},
+		{"Go", func(t *testing.T) []byte { return buildGo(t, goCPUSource) }, 3},
 	}
-	if out0 != out1 {
-		t.Fatalf("outputs differ: %q vs %q", out0, out1)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bin := tt.bin(t)
+			inst := mustInstrument(t, bin, Options{Fuel: true})
+			orig, meter := newCPURunner(t, bin), newCPURunner(t, inst)
+			// Alternate the two so that load from other processes hits
+			// both alike, and keep the fastest run of each.
+			d0, d1 := time.Duration(1<<62), time.Duration(1<<62)
+			var out0, out1 string
+			for range tt.runs {
+				d0 = min(d0, threadCPU(func() { out0 = orig.run(t, "1") }))
+				d1 = min(d1, threadCPU(func() { out1 = meter.run(t, "1") }))
+			}
+			if out0 != out1 || out0 == "" {
+				t.Fatalf("outputs differ: %q vs %q", out0, out1)
+			}
+			t.Logf("original %v, instrumented %v: ratio %.3f", d0, d1, float64(d1)/float64(d0))
+		})
 	}
-	t.Logf("original %v, instrumented %v: ratio %.3f (output %q)", d0, d1, float64(d1)/float64(d0), out0)
 }
 
 // TestFuelOverheadTightLoop measures the worst case: a loop of six cheap

@@ -22,10 +22,29 @@
 //
 //	global.get $fuel; i64.const COST; i64.sub; global.set $fuel
 //
-// A br_if or a trap in the middle of a region therefore still pays for the
-// rest of it; the instrumentation's own instructions are free. Fuel used
-// by a run is the sum of the slices the host handed out minus the value
-// the global holds at the end.
+// A br_if, a call that does not return or a trap in the middle of a region
+// therefore still pays for the rest of it; the instrumentation's own
+// instructions are free. For example the function body
+//
+//	(loop (local.set 0 (i32.sub (local.get 0) (i32.const 1)))
+//	      (br_if 0 (local.get 0)))
+//
+// costs 1 at entry (the loop instruction), 7 per iteration (local.get,
+// i32.const, i32.sub, local.set, local.get, br_if, end) and 1 for the
+// function's final end: 7n+2 for n iterations.
+//
+// Functions that contain a loop keep the balance in a new i64 local
+// instead (a register in the hot loop): they load it from the global at
+// entry and after every call, and store it back before every call,
+// return_call, return, unreachable, branch to the function's own label
+// and the final end, and before calling refuel. The global is therefore
+// exact whenever the guest calls out (host functions, refuel included,
+// see it) or returns to the host; only after a trap such as a division by
+// zero can it miss the charges made since the trapping function's last
+// call or check.
+//
+// Fuel used by a run is the sum of the slices the host handed out minus
+// the value the global holds at the end.
 //
 // At function entry and at every loop header (after charging) the fuel is
 // checked:
@@ -33,20 +52,26 @@
 //	if fuel < 0 { fuel = refuel(fuel) }
 //
 // refuel receives the negative balance, checks the wall-clock deadline and
-// the total budget and returns the next slice; to stop the guest it traps
-// (a host function panics). Checks are left out where they cannot be
-// needed to stop a runaway guest: in functions with no loop and no call
-// (they run in bounded time); at the entry of a function whose first
-// region goes straight, without calls or branches, into a loop (whose
-// header then always checks); and at the header of a loop whose header
-// region, before any branch, directly calls a defined function that has
-// loops or calls (that callee checks first thing).
+// the total budget and returns the new balance, normally fuel + slice so
+// that the overdraft is paid for; to stop the guest it traps (a host
+// function panics). Checks are left out where they cannot be needed to
+// stop a runaway guest: in functions with no loop and no call (they run in
+// bounded time); at the entry of a function whose first region goes
+// straight, without calls or branches, into a loop (whose header then
+// always checks); and at the header of a loop whose header region, before
+// any branch, directly calls a defined function that has loops or calls
+// (that callee checks before doing anything unbounded).
+//
+// Measured on wazero's compiler, metering costs a few percent on
+// CPU-bound C and Go guests and up to about 3× on a loop of a handful of
+// instructions, where the charge and check are as long as the loop body.
 //
 // Adding the import shifts every defined function's index by one: calls,
 // ref.func, exports, the start function, element segments and the "name"
-// section are renumbered. Custom sections that describe code offsets
-// (".debug_*", "sourceMappingURL", "external_debug_info", "reloc.*",
-// "linking") are dropped since the offsets no longer hold.
+// section are renumbered (and the import is named "wasmsand.refuel").
+// Custom sections that describe code offsets (".debug_*",
+// "sourceMappingURL", "external_debug_info", "reloc.*", "linking") are
+// dropped since the offsets no longer hold.
 //
 // Instrumentation is linear in the size of the module.
 package instrument

@@ -383,45 +383,49 @@ func TestNameSection(t *testing.T) {
 	}
 }
 
-var goHello struct {
-	once sync.Once
-	bin  []byte
-	err  error
+const helloSource = `package main
+
+import "fmt"
+
+func main() { fmt.Println("hello, world") }
+`
+
+var goBuilds = struct {
+	sync.Mutex
+	bins map[string][]byte
+}{bins: map[string][]byte{}}
+
+// buildGo builds a Go main package from one source file for wasip1, once
+// per test binary, and skips the test if Go cannot.
+func buildGo(t testing.TB, src string) []byte {
+	t.Helper()
+	goBuilds.Lock()
+	defer goBuilds.Unlock()
+	if bin, ok := goBuilds.bins[src]; ok {
+		return bin
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module guest\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-o", "guest.wasm", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("cannot build a Go wasip1 guest: %v: %s", err, out)
+	}
+	bin, err := os.ReadFile(filepath.Join(dir, "guest.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goBuilds.bins[src] = bin
+	return bin
 }
 
-// goHelloWasm builds a Go hello world for wasip1 (once per test binary).
-func goHelloWasm(t testing.TB) []byte {
-	t.Helper()
-	goHello.once.Do(func() {
-		dir, err := os.MkdirTemp("", "wasmsand-hello")
-		if err != nil {
-			goHello.err = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		src := "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello, world\") }\n"
-		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
-			goHello.err = err
-			return
-		}
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module hello\n\ngo 1.21\n"), 0o644); err != nil {
-			goHello.err = err
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", "hello.wasm", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=", "GOWORK=off")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			goHello.err = errors.New("go build: " + err.Error() + ": " + string(out))
-			return
-		}
-		goHello.bin, goHello.err = os.ReadFile(filepath.Join(dir, "hello.wasm"))
-	})
-	if goHello.err != nil {
-		t.Skipf("cannot build the Go hello world: %v", goHello.err)
-	}
-	return goHello.bin
-}
+func goHelloWasm(t testing.TB) []byte { return buildGo(t, helloSource) }
 
 // runWASI runs a WASI command and returns its stdout and the fuel used.
 func runWASI(t testing.TB, bin []byte, args ...string) (string, int64) {

@@ -267,19 +267,19 @@ func (e *emitter) load(b []byte) []byte {
 }
 
 // charge subtracts cost from the balance and, if check, calls refuel when
-// the balance is negative. At entry a function with a local balance
-// first loads it from the global.
+// the balance is negative. F is the fuel global, L the balance local, R
+// the refuel function. With the balance in the global:
 //
-// Global balance:	global.get F; i64.const C; i64.sub; global.set F
-// check:		global.get F; i64.const 0; i64.lt_s;
-//
+//	global.get F; i64.const C; i64.sub; global.set F
+//	global.get F; i64.const 0; i64.lt_s                 ;; check
 //	if; global.get F; call R; global.set F; end
 //
-// Local balance:	local.get L (global.get F at entry); i64.const C; i64.sub;
+// With the balance in a local (at entry, global.get F replaces the first
+// local.get L; without a check, local.set replaces local.tee):
 //
-//	local.set L (local.tee L with a check)
-//
-// check:		i64.const 0; i64.lt_s; if; local.get L; call R; local.set L; end
+//	local.get L; i64.const C; i64.sub; local.tee L
+//	i64.const 0; i64.lt_s                               ;; check
+//	if; local.get L; global.set F; local.get L; call R; local.set L; end
 func (e *emitter) charge(b []byte, cost uint32, entry, check bool) []byte {
 	if !e.useLocal {
 		if cost > 0 {
@@ -308,6 +308,7 @@ func (e *emitter) charge(b []byte, cost uint32, entry, check bool) []byte {
 	}
 	b = e.op(b, binary.OpLocalTee, e.local)
 	b = append(b, byte(binary.OpI64Const), 0, byte(binary.OpI64LtS), byte(binary.OpIf), 0x40)
+	b = e.save(b) // so the host sees the balance in the global too
 	b = e.op(b, binary.OpLocalGet, e.local)
 	b = e.op(b, binary.OpCall, e.refuel)
 	return append(e.op(b, binary.OpLocalSet, e.local), byte(binary.OpEnd))
