@@ -135,7 +135,7 @@ func (s *Sandbox) runGuest(ctx context.Context, key moduleKey, load func() ([]by
 	}
 	defer run.release()
 
-	proc, err := wasi.NewProcess(wasi.Config{
+	cfg := wasi.Config{
 		Args:   args,
 		Env:    guestEnv(hc.Env, hc.Dir),
 		FS:     s.fs,
@@ -145,7 +145,12 @@ func (s *Sandbox) runGuest(ctx context.Context, key moduleKey, load func() ([]by
 		Stderr: hc.Stderr,
 		Now:    s.now,
 		Random: s.rand,
-	})
+	}
+	if s.opts.Clock != nil {
+		vc := &virtualClock{}
+		cfg.Nanotime, cfg.Sleep = vc.nanotime, vc.sleep
+	}
+	proc, err := wasi.NewProcess(cfg)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
 		return interp.ExitStatus(126)

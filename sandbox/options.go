@@ -44,7 +44,9 @@ type Options struct {
 	// Seed seeds the PRNG behind $RANDOM, random_get and /dev/urandom.
 	Seed int64
 	// Clock, if set, replaces the wall clock for the shell and guests
-	// (date, file times, clock_time_get). Timeouts always use real time.
+	// (date, file times, clock_time_get), and guests get a virtual
+	// monotonic clock that advances only as they read it and sleep, so
+	// runs repeat exactly, fuel included. Timeouts always use real time.
 	Clock func() time.Time
 	// ToolsDir, if set, is a host directory of extra tool modules
 	// (NAME.wasm becomes command NAME).

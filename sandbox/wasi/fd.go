@@ -465,7 +465,7 @@ func fdReaddir(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno
 		}
 	}
 	n := uint64(len(e.dirents)) + 2
-	out := p.buffer(int(bufLen))[:0]
+	out := p.scratch[:0] // grows by append: bufLen may be far larger than the listing
 	for i := cookie; i < n && uint32(len(out)) < bufLen; i++ {
 		var name string
 		var ino vfs.Ino
@@ -491,6 +491,9 @@ func fdReaddir(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno
 		}
 	}
 	mem.Write(buf, out)
+	if cap(out) <= maxScratch {
+		p.scratch = out[:0]
+	}
 	return writeU32(mem, usedPtr, uint32(len(out)))
 }
 

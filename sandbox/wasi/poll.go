@@ -75,12 +75,18 @@ func pollOneoff(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) er
 		}
 	}
 	if nevents == 0 && clocks > 0 {
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			panic(interrupted("poll_oneoff", ctx))
+		if p.sleep != nil {
+			if p.sleep(ctx, wait) != nil {
+				panic(interrupted("poll_oneoff", ctx))
+			}
+		} else {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				panic(interrupted("poll_oneoff", ctx))
+			}
 		}
 		// Second pass: every clock due by the earliest deadline.
 		for i := uint32(0); i < nsubs; i++ {

@@ -65,7 +65,7 @@ type Config struct {
 	// against it. Empty means "/".
 	Cwd string
 	// Stdin is fd 0; nil reads EOF. A *vfs.File (a redirected file or a
-	// FIFO) is used as a file. A reader with a ReadContext(ctx, p) method,
+	// FIFO) is used as a file; Close leaves it open for its owner. A reader with a ReadContext(ctx, p) method,
 	// or one with SetReadDeadline (an *os.File pipe), stops blocking when
 	// the call's context is done; other readers cannot be interrupted.
 	Stdin io.Reader
@@ -76,9 +76,12 @@ type Config struct {
 	Now func() time.Time
 	// Nanotime is CLOCK_MONOTONIC, CLOCK_PROCESS_CPUTIME_ID and
 	// CLOCK_THREAD_CPUTIME_ID in nanoseconds; nil means real monotonic time
-	// since NewProcess. poll_oneoff sleeps in real time, so a virtual clock
-	// must advance with real time for sleeping guests to wake.
+	// since NewProcess. A virtual clock must advance by what Sleep slept
+	// for sleeping guests to wake.
 	Nanotime func() int64
+	// Sleep waits for poll_oneoff's clock subscriptions; it returns early
+	// with ctx's error when ctx is done. nil sleeps in real time.
+	Sleep func(ctx context.Context, d time.Duration) error
 	// Random is read by random_get; nil gives zeros.
 	Random io.Reader
 }
@@ -107,6 +110,7 @@ type Process struct {
 	envc     int
 	now      func() time.Time
 	nanotime func() int64
+	sleep    func(ctx context.Context, d time.Duration) error
 	random   io.Reader
 
 	mu     sync.Mutex
@@ -176,6 +180,7 @@ func NewProcess(cfg Config) (*Process, error) {
 		fs:       cfg.FS,
 		now:      cfg.Now,
 		nanotime: cfg.Nanotime,
+		sleep:    cfg.Sleep,
 		random:   cfg.Random,
 	}
 	if p.now == nil {

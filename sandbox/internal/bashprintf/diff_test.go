@@ -248,7 +248,86 @@ func allDiffCases() []diffCase {
 			cases = append(cases, append(diffCase{f}, a...))
 		}
 	}
-	return append(cases, moreDiffCases(3000)...)
+	cases = append(cases, moreDiffCases(3000)...)
+	return append(cases, randomValueCases(1500)...)
+}
+
+// randomValueCases generates random numbers for the float conversions,
+// random bytes for %b and %q, and random strftime formats.
+func randomValueCases(n int) []diffCase {
+	r := rand.New(rand.NewPCG(3, 4))
+	digits := func(k int) string {
+		b := make([]byte, k)
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		return string(b)
+	}
+	var cases []diffCase
+	for range n {
+		// A decimal or hexadecimal float.
+		var num string
+		switch r.IntN(4) {
+		case 0:
+			num = digits(1+r.IntN(25)) + "." + digits(r.IntN(25))
+		case 1:
+			num = digits(1+r.IntN(3)) + "e" + strconv.Itoa(r.IntN(80)-40)
+		case 2:
+			num = "0x" + fmt.Sprintf("%x", r.Uint64()) + ".8p" + strconv.Itoa(r.IntN(200)-100)
+		default:
+			num = digits(1+r.IntN(6)) + "." + digits(1+r.IntN(6)) + "e" + strconv.Itoa(r.IntN(9000)-4500)
+		}
+		if r.IntN(3) == 0 {
+			num = "-" + num
+		}
+		conv := "eEfFgGaA"[r.IntN(8)]
+		f := "%"
+		if r.IntN(2) == 0 {
+			f += "." + strconv.Itoa(r.IntN(40))
+		}
+		if conv == 'f' || conv == 'F' {
+			if e := strings.IndexAny(num, "e"); e >= 0 && !strings.Contains(num, "0x") {
+				if x, _ := strconv.Atoi(num[e+1:]); x > 400 {
+					num = num[:e] // keep %f output short
+				}
+			}
+		}
+		cases = append(cases, diffCase{f + string(conv) + "|%s\n", num, num})
+
+		// Random bytes through %b and %q.
+		b := make([]byte, 1+r.IntN(12))
+		for i := range b {
+			switch r.IntN(4) {
+			case 0:
+				b[i] = byte(1 + r.IntN(255))
+			case 1:
+				b[i] = "\\0123xuUceEnt'\"?$ ~#="[r.IntN(21)]
+			default:
+				b[i] = byte(' ' + r.IntN(95))
+			}
+		}
+		cases = append(cases, diffCase{"[%b][%q][%5.3q]\n", string(b), string(b), string(b)})
+
+		// A random strftime format.
+		var tf strings.Builder
+		for range 1 + r.IntN(4) {
+			tf.WriteByte('%')
+			if r.IntN(3) == 0 {
+				tf.WriteByte("_-0^#"[r.IntN(5)])
+			}
+			if r.IntN(3) == 0 {
+				tf.WriteString(strconv.Itoa(r.IntN(12)))
+			}
+			if r.IntN(6) == 0 {
+				tf.WriteByte("EO"[r.IntN(2)])
+			}
+			tf.WriteByte("aAbBcCdDeFgGhHIjklmMnpPrRsStTuUVwWxXyYzZ%q"[r.IntN(42)])
+			tf.WriteByte(' ')
+		}
+		secs := strconv.FormatInt(r.Int64N(1<<36)-1<<35, 10)
+		cases = append(cases, diffCase{"%(" + tf.String() + ")T|\n", secs})
+	}
+	return cases
 }
 
 // compareWithBash formats every case with o and with bash in env and

@@ -127,11 +127,11 @@ func (f *tmFlags) put(b []byte, s string) ([]byte, bool) {
 	return b, len(b) < tmBufSize
 }
 
-// number appends v with at least digits digits as glibc's do_number does:
-// zero padding by default.
+// number appends v with at least digits digits, or the width if larger, as
+// glibc's DO_NUMBER does.
 func (f *tmFlags) number(b []byte, digits int, v int64) ([]byte, bool) {
-	if f.pad == 0 {
-		f.pad = '0'
+	if f.width > digits {
+		digits = f.width
 	}
 	return f.signed(b, digits, v)
 }
@@ -151,14 +151,20 @@ func (f *tmFlags) signed(b []byte, digits int, v int64) ([]byte, bool) {
 			padding--
 		}
 		if padding > 0 {
+			if len(b)+digits >= tmBufSize {
+				return b, false
+			}
 			if f.pad == '_' {
 				for k := 0; k < padding; k++ {
 					b = append(b, ' ')
 				}
 			} else {
 				if neg {
+					// The sign goes before the zeros and uses up
+					// width too.
 					b = append(b, '-')
 					neg = false
+					f.width--
 				}
 				for k := 0; k < padding; k++ {
 					b = append(b, '0')
@@ -241,18 +247,14 @@ func (x *tm) format(b []byte, f string) (out []byte, ok bool) {
 		sub := ""
 		switch fc {
 		case '%':
-			if mod != 0 {
-				bad = true
-				break
-			}
 			b, ok = fl.put(b, "%")
 		case 'a', 'A':
+			if changeCase {
+				fl.upper, fl.lower = true, false
+			}
 			if mod != 0 {
 				bad = true
 				break
-			}
-			if changeCase {
-				fl.upper, fl.lower = true, false
 			}
 			name := weekdays[x.wday]
 			if fc == 'a' {
@@ -260,12 +262,12 @@ func (x *tm) format(b []byte, f string) (out []byte, ok bool) {
 			}
 			b, ok = fl.put(b, name)
 		case 'b', 'h', 'B':
+			if changeCase {
+				fl.upper, fl.lower = true, false
+			}
 			if mod == 'E' {
 				bad = true
 				break
-			}
-			if changeCase {
-				fl.upper, fl.lower = true, false
 			}
 			name := monthNames[x.mon]
 			if fc != 'B' {
@@ -315,7 +317,7 @@ func (x *tm) format(b []byte, f string) (out []byte, ok bool) {
 			}
 			b, ok = fl.number(b, 1, int64(c))
 		case 'd', 'e', 'H', 'I', 'k', 'l', 'j', 'M', 'm', 'S', 'U', 'W', 'w', 'u', 'V', 'g', 'G':
-			if mod == 'E' {
+			if mod == 'E' && fc != 'u' {
 				bad = true
 				break
 			}
