@@ -433,3 +433,29 @@ func TestCommandLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignModules runs WASI programs not written in Go: a C program
+// built with clang and wasi-libc (sandbox/wasi/testdata/c) is a command
+// like any other once it is in the VFS.
+func TestForeignModules(t *testing.T) {
+	bin, err := os.ReadFile("wasi/testdata/c/guest.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newTest(t, Options{})
+	if err := sb.WriteFile("/usr/bin/cguest", bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb.WriteFile("/home/user/f.txt", []byte("hi"), 0o644)
+	for cmd, want := range map[string]string{
+		"cguest env a b":                  "args a b\nFOO bar\n",
+		"echo piped | cguest cat | wc -c": "6\n",
+		"cguest files | grep -c done":     "1\n",
+		"cguest cwd | head -n 1":          "f.txt \"hi\"\n",
+	} {
+		res := run(t, sb, cmd, WithEnv("FOO=bar"))
+		if string(res.Stdout) != want || res.ExitCode != 0 {
+			t.Errorf("%q: got %q exit %d stderr %q, want %q", cmd, res.Stdout, res.ExitCode, res.Stderr, want)
+		}
+	}
+}

@@ -46,11 +46,26 @@ static uint32_t collatz(uint32_t limit) {
 	return best;
 }
 
+// dot vectorizes to SIMD with -O3 -msimd128.
+static uint32_t dot(uint32_t scale) {
+	static uint32_t a[4096], b[4096];
+	for (uint32_t i = 0; i < 4096; i++) {
+		a[i] = i * 2654435761u;
+		b[i] = i ^ 0x5bd1e995u;
+	}
+	uint32_t s = 0;
+	for (uint32_t r = 0; r < 100 * scale + 1; r++)
+		for (uint32_t i = 0; i < 4096; i++)
+			s += a[i] * b[i] + r;
+	return s;
+}
+
 int main(int argc, char **argv) {
 	uint32_t scale = argc > 1 ? (uint32_t)atoi(argv[1]) : 1;
 	uint32_t primes = sieve(1000000 * scale);
 	uint64_t h = mix(10000000ull * scale);
 	uint32_t steps = collatz(100000 * scale);
-	printf("primes=%u mix=%016llx collatz=%u\n", primes, (unsigned long long)h, steps);
+	uint32_t d = dot(scale);
+	printf("primes=%u mix=%016llx collatz=%u dot=%u\n", primes, (unsigned long long)h, steps, d);
 	return 0;
 }
