@@ -34,24 +34,35 @@ var (
 	engines   = map[string]*engineEntry{}
 )
 
-func sharedEngine(ctx context.Context, cacheDir string) (*engineEntry, error) {
+// sharedEngine returns the engine for opts: the process-wide wazero engine
+// for opts.CacheDir, or one made by opts.Engine.
+func sharedEngine(ctx context.Context, opts Options) (*engineEntry, error) {
+	hosts := []wasm.HostModule{wasi.HostModule(), refuelModule()}
+	ctx = context.WithoutCancel(ctx)
+	if opts.Engine != nil {
+		eng, err := opts.Engine(ctx, hosts)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
+		}
+		return &engineEntry{eng: eng}, nil
+	}
 	enginesMu.Lock()
 	defer enginesMu.Unlock()
-	if e, ok := engines[cacheDir]; ok {
+	if e, ok := engines[opts.CacheDir]; ok {
 		return e, nil
 	}
-	eng, err := wazeroengine.New(context.WithoutCancel(ctx), wazeroengine.Config{
-		HostModules: []wasm.HostModule{wasi.HostModule(), refuelModule()},
-		CacheDir:    cacheDir,
+	eng, err := wazeroengine.New(ctx, wazeroengine.Config{
+		HostModules: hosts,
+		CacheDir:    opts.CacheDir,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
 	}
 	e := &engineEntry{eng: eng}
-	if cacheDir != "" {
-		e.cache.dir = filepath.Join(cacheDir, "instrumented")
+	if opts.CacheDir != "" {
+		e.cache.dir = filepath.Join(opts.CacheDir, "instrumented")
 	}
-	engines[cacheDir] = e
+	engines[opts.CacheDir] = e
 	return e, nil
 }
 

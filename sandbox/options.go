@@ -1,9 +1,18 @@
 package sandbox
 
 import (
+	"context"
 	"io"
 	"time"
+
+	"github.com/wasmsand/wasmsand/wasm"
 )
+
+// EngineFactory makes the engine that runs guest modules, given the host
+// modules guests may import (the WASI host and the fuel module). Engines
+// find per-process state through the context of each call, so one engine
+// may serve many sandboxes.
+type EngineFactory func(ctx context.Context, hostModules []wasm.HostModule) (wasm.Engine, error)
 
 // Defaults for Options fields left zero.
 const (
@@ -53,6 +62,10 @@ type Options struct {
 	ToolsDir string
 	// CacheDir, if set, holds compiled modules across runs on disk.
 	CacheDir string
+	// Engine, if set, makes the engine that runs guests; the js/wasm
+	// build passes one over the host's native WebAssembly. nil means
+	// wazero, shared by every sandbox with the same CacheDir.
+	Engine EngineFactory
 }
 
 // RunOption adjusts one Run.

@@ -58,7 +58,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng, err := sharedEngine(ctx, opts.CacheDir)
+	eng, err := sharedEngine(ctx, opts)
 	if err != nil {
 		return nil, err
 	}

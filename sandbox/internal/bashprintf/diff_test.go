@@ -162,10 +162,19 @@ var diffArgs = [][]string{
 	{"v", "1v", "_ok", "a-b"},
 }
 
+// diffSeed seeds the random cases: 1 unless BASHPRINTF_SEED is set, to
+// explore more cases by hand.
+func diffSeed() uint64 {
+	if s, err := strconv.ParseUint(os.Getenv("BASHPRINTF_SEED"), 10, 64); err == nil {
+		return s
+	}
+	return 1
+}
+
 // moreDiffCases generates random combinations of flags, widths,
 // precisions, conversions and arguments.
 func moreDiffCases(n int) []diffCase {
-	r := rand.New(rand.NewPCG(1, 2))
+	r := rand.New(rand.NewPCG(diffSeed(), 2))
 	convs := "diouxXcsbqQeEfFgGaA"
 	flagSet := "#'-+ 0"
 	argPool := []string{"0", "1", "-1", "7", "255", "-255", "65535", "3.5", "-0.25", "1e-5", "123.456",
@@ -255,7 +264,7 @@ func allDiffCases() []diffCase {
 // randomValueCases generates random numbers for the float conversions,
 // random bytes for %b and %q, and random strftime formats.
 func randomValueCases(n int) []diffCase {
-	r := rand.New(rand.NewPCG(3, 4))
+	r := rand.New(rand.NewPCG(diffSeed(), 4))
 	digits := func(k int) string {
 		b := make([]byte, k)
 		for i := range b {
