@@ -69,7 +69,9 @@ func sharedEngine(ctx context.Context, opts Options) (*engineEntry, error) {
 // guestProc is the per-process fuel state the refuel host call works on.
 type guestProc struct {
 	run   *runState
-	given int64 // fuel handed out in the current slice
+	given int64  // fuel handed out in the current slice
+	dir   string // working directory, for proc_spawn
+	kids  children
 }
 
 type guestKey struct{}
@@ -77,12 +79,12 @@ type guestKey struct{}
 func refuelModule() wasm.HostModule {
 	return wasm.HostModule{
 		Name: instrument.RefuelModule,
-		Funcs: []wasm.HostFunc{{
+		Funcs: append([]wasm.HostFunc{{
 			Name:    instrument.RefuelName,
 			Params:  []wasm.ValueType{wasm.I64},
 			Results: []wasm.ValueType{wasm.I64},
 			Fn:      refuel,
-		}},
+		}}, spawnHostFuncs()...),
 	}
 }
 
@@ -119,16 +121,15 @@ func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 		return instrument.Instrument(bin, instrument.Options{
 			MemoryLimitPages: s.memPages,
 			Fuel:             true,
-			AllowImport: func(module, _ string) bool {
-				return module == wasi.ModuleName
+			AllowImport: func(module, name string) bool {
+				return module == wasi.ModuleName || module == spawnModule && spawnFuncs[name]
 			},
 		})
 	}
 }
 
 // runGuest runs one WASI command to completion with the shell's stdio.
-func (s *Sandbox) runGuest(ctx context.Context, key moduleKey, load func() ([]byte, error), args []string) error {
-	hc := interp.HandlerCtx(ctx)
+func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load func() ([]byte, error), args []string) error {
 	run := runFrom(ctx)
 	run.timer.pause()
 	mod, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
@@ -168,7 +169,7 @@ func (s *Sandbox) runGuest(ctx context.Context, key moduleKey, load func() ([]by
 	}
 	defer proc.Close()
 
-	g := &guestProc{run: run}
+	g := &guestProc{run: run, dir: hc.Dir}
 	pctx := wasi.WithProcess(context.WithValue(ctx, guestKey{}, g), proc)
 	inst, err := mod.Instantiate(pctx)
 	if err != nil {
@@ -186,7 +187,7 @@ func (s *Sandbox) runGuest(ctx context.Context, key moduleKey, load func() ([]by
 }
 
 // guestExit maps how a guest ended to the shell's exit status.
-func (s *Sandbox) guestExit(ctx context.Context, hc interp.HandlerContext, name string, err error) error {
+func (s *Sandbox) guestExit(ctx context.Context, hc procIO, name string, err error) error {
 	if err == nil {
 		return nil
 	}

@@ -459,3 +459,31 @@ func TestForeignModules(t *testing.T) {
 		}
 	}
 }
+
+// TestGuestSpawn runs a guest that starts other commands through the
+// wasmsand host module (wasm/guest/internal/proc).
+func TestGuestSpawn(t *testing.T) {
+	sb := newTest(t, Options{})
+	bin := buildGuest(t, "../wasm/guest/internal/proc/testdata/spawner")
+	if err := sb.WriteFile("/usr/bin/spawner", bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]string{
+		"spawner run echo hi":        "hi\nstatus 0\n",
+		"spawner run false":          "status 1\n",
+		"spawner run nosuch":         "error: no such file or directory\n",
+		"echo in | spawner run cat":  "in\nstatus 0\n",
+		"spawner run sh -c 'exit 3'": "status 3\n",
+		"spawner pipe":               "3\nstatus 0 0\n",
+		"spawner kill":               "status 143\n",
+	} {
+		res := run(t, sb, cmd)
+		if string(res.Stdout) != want {
+			t.Errorf("%q: got %q exit %d stderr %q, want %q", cmd, res.Stdout, res.ExitCode, res.Stderr, want)
+		}
+	}
+	res := run(t, sb, "cd /tmp && spawner run sh -c pwd")
+	if string(res.Stdout) != "/tmp\nstatus 0\n" {
+		t.Errorf("child's directory: %q", res.Stdout)
+	}
+}

@@ -55,13 +55,34 @@ func checkSupported(f *syntax.File) error {
 	return err
 }
 
+// procIO is what a new process inherits from whoever starts it (the shell
+// or a guest's proc_spawn): environment, directory and stdio.
+type procIO struct {
+	Env    expand.Environ
+	Dir    string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// handlerIO is the procIO of the shell command behind ctx.
+func handlerIO(ctx context.Context) procIO {
+	hc := interp.HandlerCtx(ctx)
+	return procIO{Env: hc.Env, Dir: hc.Dir, Stdin: hc.Stdin, Stdout: hc.Stdout, Stderr: hc.Stderr}
+}
+
 // exec runs a command that is neither a builtin nor a function.
 func (s *Sandbox) exec(ctx context.Context, args []string) error {
-	hc := interp.HandlerCtx(ctx)
-	name := args[0]
-	if name == lookupCommand {
+	if args[0] == lookupCommand {
 		return s.lookup(ctx, args)
 	}
+	return s.execIO(ctx, handlerIO(ctx), args)
+}
+
+// execIO runs the program args[0] names: a tool, a WebAssembly module or
+// a script. The error is an interp.ExitStatus.
+func (s *Sandbox) execIO(ctx context.Context, hc procIO, args []string) error {
+	name := args[0]
 	p, err := s.lookPath(hc.Env, hc.Dir, name)
 	if err != nil {
 		if strings.Contains(name, "/") {
@@ -85,7 +106,7 @@ func (s *Sandbox) exec(ctx context.Context, args []string) error {
 		if i := strings.IndexByte(tool, '\n'); i >= 0 {
 			tool = tool[:i]
 		}
-		return s.runTool(ctx, tool, args)
+		return s.runTool(ctx, hc, tool, args)
 	case bytes.HasPrefix(head, []byte("\x00asm")):
 		load := func() ([]byte, error) { return s.fs.ReadFile(p) }
 		bin, err := load()
@@ -93,12 +114,12 @@ func (s *Sandbox) exec(ctx context.Context, args []string) error {
 			fmt.Fprintf(hc.Stderr, "bash: %s: %s\n", name, errText(err))
 			return interp.ExitStatus(126)
 		}
-		return s.runGuest(ctx, bytesKey(bin, s.memPages), func() ([]byte, error) { return bin, nil }, args)
+		return s.runGuest(ctx, hc, bytesKey(bin, s.memPages), func() ([]byte, error) { return bin, nil }, args)
 	case bytes.HasPrefix(head, []byte("#!")):
 		line, _, _ := bytes.Cut(head[2:], []byte("\n"))
 		fields := strings.Fields(string(line))
 		if len(fields) == 0 {
-			return s.runShell(ctx, append([]string{"bash", p}, args[1:]...))
+			return s.runShell(ctx, hc, append([]string{"bash", p}, args[1:]...))
 		}
 		interpPath, rest := fields[0], fields[1:]
 		if path.Base(interpPath) == "env" && len(rest) > 0 {
@@ -106,21 +127,20 @@ func (s *Sandbox) exec(ctx context.Context, args []string) error {
 		}
 		newArgs := append(append([]string{interpPath}, rest...), p)
 		newArgs = append(newArgs, args[1:]...)
-		return s.exec(ctx, newArgs)
+		return s.execIO(ctx, hc, newArgs)
 	default:
 		// Like bash: a text file without a shebang is a shell script.
-		return s.runShell(ctx, append([]string{"bash", p}, args[1:]...))
+		return s.runShell(ctx, hc, append([]string{"bash", p}, args[1:]...))
 	}
 }
 
 // runTool runs a built-in tool by command name.
-func (s *Sandbox) runTool(ctx context.Context, tool string, args []string) error {
+func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []string) error {
 	if tool == "bash" || tool == "sh" {
-		return s.runShell(ctx, args)
+		return s.runShell(ctx, hc, args)
 	}
 	file, ok := s.tools.commands[tool]
 	if !ok {
-		hc := interp.HandlerCtx(ctx)
 		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", args[0])
 		return interp.ExitStatus(127)
 	}
@@ -128,7 +148,7 @@ func (s *Sandbox) runTool(ctx context.Context, tool string, args []string) error
 		b, _, err := s.tools.moduleBytes(tool)
 		return b, err
 	}
-	return s.runGuest(ctx, toolKey(file, s.memPages), load, args)
+	return s.runGuest(ctx, hc, toolKey(file, s.memPages), load, args)
 }
 
 // lookPath finds a command like bash does: names with a slash are paths,
@@ -202,8 +222,7 @@ func errText(err error) string {
 
 // runShell runs bash or sh as a child shell: `bash -c CMD [NAME [ARGS]]`,
 // `bash FILE [ARGS]`, or a script read from standard input.
-func (s *Sandbox) runShell(ctx context.Context, args []string) error {
-	hc := interp.HandlerCtx(ctx)
+func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) error {
 	run := runFrom(ctx)
 	if err := run.acquire(); err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %v\n", err)

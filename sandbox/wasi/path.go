@@ -188,6 +188,9 @@ func pathOpen(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno 
 		dup.isPreopen, dup.preopen, dup.dirents = false, "", nil
 		dup.base &= reqBase
 		dup.inherit &= reqInherit
+		if dup.end != nil {
+			dup.end.ref()
+		}
 		if dup.owned != nil {
 			dup.owned.Add(1)
 		}

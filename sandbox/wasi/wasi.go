@@ -127,6 +127,7 @@ type fdEntry struct {
 	r      io.Reader     // host stream to read (fd 0); nil for VFS files
 	w      io.Writer     // host stream to write (fds 1, 2)
 	stream bool          // r/w is used instead of file
+	end    refCounted    // the pipe end r or w is, for pipes from Process.Pipe; nil otherwise
 
 	ftype   uint8
 	isDir   bool
@@ -314,6 +315,10 @@ func (p *Process) Close() error {
 // release drops the fd's reference to its open file, closing it with the
 // last reference.
 func (e *fdEntry) release() {
+	if e.end != nil {
+		e.end.unref()
+		return
+	}
 	if e.owned == nil {
 		return
 	}

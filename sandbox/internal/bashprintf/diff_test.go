@@ -342,6 +342,9 @@ func randomValueCases(n int) []diffCase {
 // compareWithBash formats every case with o and with bash in env and
 // reports the differences.
 func compareWithBash(t *testing.T, o *Options, env []string) {
+	if testing.Short() {
+		t.Skip("the differential test runs thousands of cases through bash")
+	}
 	bash := requireBash(t)
 	cases := allDiffCases()
 	want := runBash(t, bash, env, cases)

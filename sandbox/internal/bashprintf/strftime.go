@@ -249,12 +249,12 @@ func (x *tm) format(b []byte, f string) (out []byte, ok bool) {
 		case '%':
 			b, ok = fl.put(b, "%")
 		case 'a', 'A':
-			if changeCase {
-				fl.upper, fl.lower = true, false
-			}
 			if mod != 0 {
 				bad = true
 				break
+			}
+			if changeCase {
+				fl.upper, fl.lower = true, false
 			}
 			name := weekdays[x.wday]
 			if fc == 'a' {

@@ -1,0 +1,86 @@
+//go:build wasip1
+
+package proc
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+//go:wasmimport wasmsand proc_spawn
+func procSpawn(argv unsafe.Pointer, argvLen uint32, env unsafe.Pointer, envLen uint32, dir unsafe.Pointer, dirLen uint32, stdin, stdout, stderr uint32, pid unsafe.Pointer) uint32
+
+//go:wasmimport wasmsand proc_wait
+func procWait(pid int32, status unsafe.Pointer) uint32
+
+//go:wasmimport wasmsand proc_kill
+func procKill(pid int32) uint32
+
+//go:wasmimport wasmsand fd_pipe
+func fdPipe(fds unsafe.Pointer) uint32
+
+// Process is a started command.
+type Process struct{ pid int32 }
+
+// pack joins strings, each NUL-terminated.
+func pack(ss []string) []byte {
+	var b []byte
+	for _, s := range ss {
+		b = append(b, s...)
+		b = append(b, 0)
+	}
+	return b
+}
+
+func ptr(b []byte) unsafe.Pointer {
+	if cap(b) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(unsafe.SliceData(b))
+}
+
+// Start starts argv with env, in dir ("" for the current directory), with
+// the given files as its standard streams.
+func Start(argv, env []string, dir string, stdin, stdout, stderr *os.File) (*Process, error) {
+	a, e, d := pack(argv), pack(env), []byte(dir)
+	var pid int32
+	en := procSpawn(ptr(a), uint32(len(a)), ptr(e), uint32(len(e)), ptr(d), uint32(len(d)),
+		uint32(stdin.Fd()), uint32(stdout.Fd()), uint32(stderr.Fd()), unsafe.Pointer(&pid))
+	switch en {
+	case 0:
+		return &Process{pid: pid}, nil
+	case uint32(syscall.ENOENT):
+		return nil, ErrNotFound
+	case uint32(syscall.EACCES):
+		return nil, ErrPermission
+	}
+	return nil, fmt.Errorf("starting %s: %w", argv[0], syscall.Errno(en))
+}
+
+// Wait waits for the process to end and returns its exit status.
+func (p *Process) Wait() (int, error) {
+	var status uint32
+	if en := procWait(p.pid, unsafe.Pointer(&status)); en != 0 {
+		return 0, syscall.Errno(en)
+	}
+	return int(status), nil
+}
+
+// Kill ends the process; Wait then reports status 143.
+func (p *Process) Kill() error {
+	if en := procKill(p.pid); en != 0 {
+		return syscall.Errno(en)
+	}
+	return nil
+}
+
+// Pipe returns a connected pair of files.
+func Pipe() (r, w *os.File, err error) {
+	var fds [2]uint32
+	if en := fdPipe(unsafe.Pointer(&fds)); en != 0 {
+		return nil, nil, syscall.Errno(en)
+	}
+	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
+}
