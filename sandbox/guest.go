@@ -84,7 +84,7 @@ func refuelModule() wasm.HostModule {
 			Params:  []wasm.ValueType{wasm.I64},
 			Results: []wasm.ValueType{wasm.I64},
 			Fn:      refuel,
-		}}, spawnHostFuncs()...),
+		}}, append(spawnHostFuncs(), hostFSFuncs()...)...),
 	}
 }
 

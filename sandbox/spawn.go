@@ -31,7 +31,10 @@ import (
 const spawnModule = "wasmsand"
 
 // spawnFuncs are the guest-callable functions of spawnModule.
-var spawnFuncs = map[string]bool{"proc_spawn": true, "proc_wait": true, "proc_kill": true, "fd_pipe": true}
+var spawnFuncs = map[string]bool{
+	"proc_spawn": true, "proc_wait": true, "proc_kill": true, "fd_pipe": true,
+	"path_chmod": true, "path_mode": true, "fs_usage": true,
+}
 
 // child is a process a guest started.
 type child struct {

@@ -274,30 +274,12 @@ func (r *Reader) errorf(pos int, format string, args ...any) error {
 	return errorf(r.base+pos, format, args...)
 }
 
-// idx reads an unsigned LEB128 u32, with a fast path for one byte.
-func (r *Reader) idx() (uint32, bool) {
-	p := r.pos
-	if p < len(r.b) && r.b[p] < 0x80 {
-		r.pos = p + 1
-		return uint32(r.b[p]), true
-	}
-	return r.idxLong()
-}
-
-func (r *Reader) idxLong() (uint32, bool) {
+func (r *Reader) u32(in *Instr, what string) (uint32, error) {
 	v, p := readU32(r.b, r.pos)
 	if p < 0 {
-		return 0, false
-	}
-	r.pos = p
-	return v, true
-}
-
-func (r *Reader) u32(in *Instr, what string) (uint32, error) {
-	v, ok := r.idx()
-	if !ok {
 		return 0, r.errorf(r.pos, "malformed %s immediate of %v", what, in.Op)
 	}
+	r.pos = p
 	return v, nil
 }
 
@@ -340,9 +322,10 @@ func (r *Reader) Next(in *Instr) error {
 		}
 		r.depth++
 	case kLabel, kIndex:
-		var ok bool
-		if in.Index, ok = r.idx(); !ok {
-			return r.errorf(r.pos, "malformed index immediate of %v", in.Op)
+		if p := r.pos; p < len(b) && b[p] < 0x80 { // one byte: the common case
+			in.Index, r.pos = uint32(b[p]), p+1
+		} else {
+			in.Index, err = r.u32(in, "index")
 		}
 	case kIndex2:
 		if in.Index, err = r.u32(in, "type index"); err == nil {

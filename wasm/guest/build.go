@@ -23,9 +23,31 @@ type Module struct {
 	Package string // import path of the main package
 }
 
-// Modules lists every guest module Build produces.
-var Modules = []Module{
-	{File: "coreutils.wasm", Package: "github.com/wasmsand/wasmsand/wasm/guest/coreutils"},
+// modulePrefix is the import path of this package; modules live below it.
+const modulePrefix = "github.com/wasmsand/wasmsand/wasm/guest/"
+
+// notModules are directories beside this file that hold no module.
+var notModules = map[string]bool{"cmd": true, "internal": true, "guesttest": true, "testdata": true}
+
+// Modules lists every guest module Build produces: each directory beside
+// this file with a main.go (coreutils/ gives coreutils.wasm). Every module
+// is a multi-call binary that prints its command names for --list.
+func Modules() ([]Module, error) {
+	entries, err := os.ReadDir(SourceDir())
+	if err != nil {
+		return nil, err
+	}
+	var mods []Module
+	for _, e := range entries {
+		if !e.IsDir() || notModules[e.Name()] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(SourceDir(), e.Name(), "main.go")); err != nil {
+			continue
+		}
+		mods = append(mods, Module{File: e.Name() + ".wasm", Package: modulePrefix + e.Name()})
+	}
+	return mods, nil
 }
 
 // SourceDir is the directory holding this package's sources, found from
@@ -50,7 +72,11 @@ func Build(ctx context.Context, dir string) error {
 	}
 	src := SourceDir()
 	manifest := map[string][]string{}
-	for _, m := range Modules {
+	mods, err := Modules()
+	if err != nil {
+		return err
+	}
+	for _, m := range mods {
 		out := filepath.Join(dir, m.File)
 		tmp := out + ".tmp"
 		cmd := exec.CommandContext(ctx, goTool(), "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, m.Package)
