@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"io"
+	"io/fs"
 	"time"
 
 	"github.com/wasmsand/wasmsand/wasm"
@@ -60,6 +61,11 @@ type Options struct {
 	// ToolsDir, if set, is a host directory of extra tool modules
 	// (NAME.wasm becomes command NAME).
 	ToolsDir string
+	// Tools, if set, is read instead of ToolsDir: the same layout (a
+	// manifest.json and NAME.wasm files) at the root of any fs.FS. The
+	// js/wasm build, which has no host filesystem, hands tool bytes to
+	// the core this way.
+	Tools fs.FS
 	// CacheDir, if set, holds compiled modules across runs on disk.
 	CacheDir string
 	// Engine, if set, makes the engine that runs guests; the js/wasm

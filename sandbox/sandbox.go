@@ -47,14 +47,14 @@ type Sandbox struct {
 }
 
 // New creates a sandbox. It lays out the filesystem, loads the tool list
-// from opts.ToolsDir (module bytes are read on first use) and starts the
+// from opts.Tools or opts.ToolsDir (module bytes are read on first use) and starts the
 // shell.
 func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	opts = withDefaults(opts)
 	if opts.MemoryLimit < 65536 {
 		return nil, fmt.Errorf("sandbox: MemoryLimit %d is below one WebAssembly page (65536 bytes)", opts.MemoryLimit)
 	}
-	tools, err := loadToolSet(opts.ToolsDir)
+	tools, err := loadToolSet(opts)
 	if err != nil {
 		return nil, err
 	}

@@ -279,6 +279,11 @@ func TestOutputLimit(t *testing.T) {
 	if !res.StdoutTruncated || len(res.Stdout) != 1000 {
 		t.Fatalf("truncated=%v len=%d", res.StdoutTruncated, len(res.Stdout))
 	}
+	// A command substitution is held in host memory: it is capped too.
+	res = run(t, sb, "x=$(yes); echo ${#x}")
+	if string(res.Stdout) != "999\n" {
+		t.Fatalf("x=$(yes): %q (exit %d, %q)", res.Stdout, res.ExitCode, res.Stderr)
+	}
 }
 
 func TestBadModules(t *testing.T) {

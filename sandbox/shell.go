@@ -65,10 +65,18 @@ type procIO struct {
 	Stderr io.Writer
 }
 
-// handlerIO is the procIO of the shell command behind ctx.
-func handlerIO(ctx context.Context) procIO {
+// handlerIO is the procIO of the shell command behind ctx. Output that
+// lands in host memory (a command substitution) is capped at the output
+// limit, so `x=$(yes)` ends instead of exhausting the host.
+func (s *Sandbox) handlerIO(ctx context.Context) procIO {
 	hc := interp.HandlerCtx(ctx)
-	return procIO{Env: hc.Env, Dir: hc.Dir, Stdin: hc.Stdin, Stdout: hc.Stdout, Stderr: hc.Stderr}
+	return procIO{
+		Env:    hc.Env,
+		Dir:    hc.Dir,
+		Stdin:  hc.Stdin,
+		Stdout: bounded(hc.Stdout, s.opts.OutputLimit),
+		Stderr: bounded(hc.Stderr, s.opts.OutputLimit),
+	}
 }
 
 // exec runs a command that is neither a builtin nor a function.
@@ -76,7 +84,7 @@ func (s *Sandbox) exec(ctx context.Context, args []string) error {
 	if args[0] == lookupCommand {
 		return s.lookup(ctx, args)
 	}
-	return s.execIO(ctx, handlerIO(ctx), args)
+	return s.execIO(ctx, s.handlerIO(ctx), args)
 }
 
 // execIO runs the program args[0] names: a tool, a WebAssembly module or

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,32 +22,36 @@ import (
 const manifestName = "manifest.json"
 
 // toolSet knows which module provides each command, and loads modules
-// lazily: the bytes are read from the host the first time one of their
-// commands runs.
+// lazily: the bytes are read the first time one of their commands runs.
 type toolSet struct {
-	dir      string
+	fsys     fs.FS             // the tools; nil for none
+	where    string            // how to name fsys in errors
 	commands map[string]string // command name → module file name
 
 	mu      sync.Mutex
 	modules map[string][]byte // module file name → raw bytes
 }
 
-// loadToolSet reads dir's manifest and lists every other NAME.wasm as
-// command NAME. An empty dir gives an empty set (only shell builtins work).
-func loadToolSet(dir string) (*toolSet, error) {
-	ts := &toolSet{dir: dir, commands: map[string]string{}, modules: map[string][]byte{}}
-	if dir == "" {
-		return ts, nil
+// loadToolSet reads the manifest of the tools in opts.Tools, or else in
+// the host directory opts.ToolsDir, and lists every other NAME.wasm as
+// command NAME. No tools give an empty set (only shell builtins work).
+func loadToolSet(opts Options) (*toolSet, error) {
+	ts := &toolSet{fsys: opts.Tools, where: "Options.Tools", commands: map[string]string{}, modules: map[string][]byte{}}
+	if ts.fsys == nil {
+		if opts.ToolsDir == "" {
+			return ts, nil
+		}
+		ts.fsys, ts.where = os.DirFS(opts.ToolsDir), opts.ToolsDir
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := fs.ReadDir(ts.fsys, ".")
 	if err != nil {
-		return nil, fmt.Errorf("reading tools directory: %w (build the tools with `make build`, or set Options.ToolsDir)", err)
+		return nil, fmt.Errorf("reading tools directory %s: %w (build the tools with `make build`, or set Options.ToolsDir)", ts.where, err)
 	}
 	inManifest := map[string]bool{}
-	if b, err := os.ReadFile(filepath.Join(dir, manifestName)); err == nil {
+	if b, err := fs.ReadFile(ts.fsys, manifestName); err == nil {
 		var m map[string][]string
 		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, fmt.Errorf("tools manifest %s: %w", filepath.Join(dir, manifestName), err)
+			return nil, fmt.Errorf("tools manifest %s: %w", path.Join(ts.where, manifestName), err)
 		}
 		for file, cmds := range m {
 			inManifest[file] = true
@@ -53,7 +59,7 @@ func loadToolSet(dir string) (*toolSet, error) {
 				ts.commands[c] = file
 			}
 		}
-	} else if !errors.Is(err, os.ErrNotExist) {
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	for _, e := range entries {
@@ -87,7 +93,7 @@ func (ts *toolSet) moduleBytes(command string) ([]byte, bool, error) {
 	if b, ok := ts.modules[file]; ok {
 		return b, true, nil
 	}
-	b, err := os.ReadFile(filepath.Join(ts.dir, file))
+	b, err := fs.ReadFile(ts.fsys, file)
 	if err != nil {
 		return nil, true, fmt.Errorf("loading tool %s: %w", command, err)
 	}

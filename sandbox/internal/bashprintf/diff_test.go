@@ -385,11 +385,13 @@ func usesClock(args []string) bool {
 }
 
 func TestDifferentialC(t *testing.T) {
+	t.Parallel()
 	o := &Options{Location: time.UTC}
 	compareWithBash(t, o, []string{"LC_ALL=C", "TZ=UTC", "PATH=" + os.Getenv("PATH")})
 }
 
 func TestDifferentialUTF8(t *testing.T) {
+	t.Parallel()
 	loc, err := exec.Command("locale", "-a").Output()
 	if err != nil || !bytes.Contains(bytes.ToLower(loc), []byte("c.utf8")) {
 		t.Skip("the C.UTF-8 locale is not installed")
@@ -399,6 +401,7 @@ func TestDifferentialUTF8(t *testing.T) {
 }
 
 func TestDifferentialZone(t *testing.T) {
+	t.Parallel()
 	const zone = "America/New_York"
 	loc, err := time.LoadLocation(zone)
 	if err != nil {

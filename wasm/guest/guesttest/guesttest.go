@@ -31,8 +31,15 @@ var (
 // Dir returns a directory holding the built guest modules and their
 // manifest.json, building them if the cache has none for the current
 // sources. It fails tb if the build fails.
+//
+// If $WASMSAND_TOOLS_DIR is set, it is used as is: a way to test against
+// tools built elsewhere (for example from a clean checkout while guest
+// sources are being edited).
 func Dir(tb testing.TB) string {
 	tb.Helper()
+	if d := os.Getenv("WASMSAND_TOOLS_DIR"); d != "" {
+		return d
+	}
 	once.Do(func() { dir, dirErr = build() })
 	if dirErr != nil {
 		tb.Fatalf("guesttest: %v", dirErr)
