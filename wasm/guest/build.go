@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Module is one guest module: a main package and the file it builds to.
@@ -76,30 +78,57 @@ func Build(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
+	// Two builds at a time keep both cores busy through the link steps.
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		errs []error
+		sem  = make(chan struct{}, 2)
+	)
 	for _, m := range mods {
-		out := filepath.Join(dir, m.File)
-		tmp := out + ".tmp"
-		cmd := exec.CommandContext(ctx, goTool(), "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, m.Package)
-		cmd.Dir = src
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			os.Remove(tmp)
-			return fmt.Errorf("guest: building %s: %v\n%s", m.File, err, b)
-		}
-		if err := os.Rename(tmp, out); err != nil {
-			return err
-		}
-		names, err := listCommands(ctx, src, m.Package)
-		if err != nil {
-			return fmt.Errorf("guest: listing commands of %s: %w", m.File, err)
-		}
-		manifest[m.File] = names
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			names, err := buildModule(ctx, src, dir, m)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			manifest[m.File] = names
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	data, err := json.MarshalIndent(manifest, "", "  ")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "manifest.json"), append(data, '\n'), 0o644)
+}
+
+// buildModule builds one module into dir and returns its command names.
+func buildModule(ctx context.Context, src, dir string, m Module) ([]string, error) {
+	out := filepath.Join(dir, m.File)
+	tmp := out + ".tmp"
+	cmd := exec.CommandContext(ctx, goTool(), "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, m.Package)
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		os.Remove(tmp)
+		return nil, fmt.Errorf("guest: building %s: %v\n%s", m.File, err, b)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return nil, err
+	}
+	names, err := listCommands(ctx, src, m.Package)
+	if err != nil {
+		return nil, fmt.Errorf("guest: listing commands of %s: %w", m.File, err)
+	}
+	return names, nil
 }
 
 // listCommands runs the module natively with --list.
