@@ -103,6 +103,15 @@ func Build(ctx context.Context, dir string) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
+	owner := map[string]string{}
+	for file, names := range manifest {
+		for _, n := range names {
+			if other, ok := owner[n]; ok {
+				return fmt.Errorf("guest: command %q is in both %s and %s; each command belongs to one module", n, other, file)
+			}
+			owner[n] = file
+		}
+	}
 	data, err := json.MarshalIndent(manifest, "", "  ")
 	if err != nil {
 		return err
