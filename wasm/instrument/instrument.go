@@ -94,9 +94,9 @@ const (
 // Options says what Instrument does.
 type Options struct {
 	// MemoryLimitPages clamps the maximum of every memory, defined or
-	// imported, to this many 64 KiB pages (0 means 65536); memories
-	// without a maximum get this one. A module whose memory minimum
-	// exceeds it is rejected.
+	// imported, to this many 64 KiB pages (0, or more than 65536, means
+	// 65536); memories without a maximum get this one. A module whose
+	// memory minimum exceeds it is rejected.
 	MemoryLimitPages uint32
 	// AllowImport, if not nil, is asked about every import; any import it
 	// refuses makes Instrument fail with an error naming it.

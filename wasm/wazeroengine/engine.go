@@ -189,7 +189,7 @@ func (e *Engine) compileLocked(ctx context.Context, bin []byte, sum [sha256.Size
 	e.mu.Unlock()
 
 	cctx := experimental.WithCompilationWorkers(context.WithoutCancel(ctx), e.workers)
-	cm, err := e.rt.CompileModule(cctx, coalesceData(bin))
+	cm, err := compileSafely(cctx, e.rt, coalesceData(bin))
 
 	e.mu.Lock()
 	if err != nil {
@@ -304,3 +304,15 @@ func (e *Engine) Close(ctx context.Context) error {
 }
 
 var errEngineClosed = errors.New("wazeroengine: engine is closed")
+
+// compileSafely compiles bin, turning a panic inside wazero (v1.12 panics on
+// some malformed modules, for example a function type index out of range)
+// into an error: bad bytes must never take the host down.
+func compileSafely(ctx context.Context, rt wazero.Runtime, bin []byte) (cm wazero.CompiledModule, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			cm, err = nil, fmt.Errorf("wazero could not compile the module: %v", r)
+		}
+	}()
+	return rt.CompileModule(ctx, bin)
+}
