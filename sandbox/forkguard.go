@@ -133,3 +133,10 @@ func labelledGoroutines() map[string]int {
 	}
 	return counts
 }
+
+// activeRuns is the number of Runs in progress in the process.
+func activeRuns() int {
+	forkGuard.mu.Lock()
+	defer forkGuard.mu.Unlock()
+	return len(forkGuard.runs)
+}

@@ -216,6 +216,10 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 		fmt.Fprintf(stderr, "bash: %v\n", err)
 		return finish(2)
 	}
+	if err := checkBraces(file); err != nil {
+		fmt.Fprintf(stderr, "bash: %v\n", err)
+		return finish(1)
+	}
 
 	ctx, cancelCause := context.WithCancelCause(ctx)
 	cancel := func() { cancelCause(context.Canceled) }
@@ -224,6 +228,7 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	run.timer = newRunTimer(s.opts.Timeout, func() { cancelCause(errTimedOut) })
 	defer run.timer.stop()
 	ctx = withRun(ctx, run)
+	go watchShellMemory(ctx, run)
 
 	r := s.runner
 	s.noteFuncs(r, file)

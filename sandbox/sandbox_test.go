@@ -492,3 +492,27 @@ func TestGuestSpawn(t *testing.T) {
 		t.Errorf("child's directory: %q", res.Stdout)
 	}
 }
+
+// TestShellBudget checks the limits on the shell's own work, which runs in
+// the host and would otherwise exhaust its memory.
+func TestShellBudget(t *testing.T) {
+	sb := newTest(t, Options{Timeout: 20 * time.Second})
+	cases := []struct{ cmd, msg string }{
+		{"echo {1..1000}{1..1000}{1..1000}", "brace expansion would produce 1000000000 words"},
+		{"eval 'echo {a..z}{a..z}{a..z}{a..z}{a..z}'", "brace expansion"},
+		{"bash -c 'echo {1..100000}{1..100}'", "brace expansion"},
+		{"x=a; while :; do x=$x$x; done", "shell memory limit exceeded"},
+	}
+	for _, c := range cases {
+		res := run(t, sb, c.cmd)
+		if res.ExitCode == 0 || !strings.Contains(string(res.Stderr), c.msg) {
+			t.Errorf("%q: exit %d stderr %q, want %q", c.cmd, res.ExitCode, res.Stderr, c.msg)
+		}
+	}
+	if res := run(t, sb, "echo {1..3}{a,b}"); string(res.Stdout) != "1a 1b 2a 2b 3a 3b\n" {
+		t.Errorf("small brace expansion: %q", res.Stdout)
+	}
+	if res := run(t, sb, "echo ok"); string(res.Stdout) != "ok\n" {
+		t.Fatal("sandbox unusable after the shell budget tests")
+	}
+}

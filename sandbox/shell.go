@@ -312,6 +312,10 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) error 
 		fmt.Fprintf(hc.Stderr, "%s: %v\n", name, err)
 		return interp.ExitStatus(2)
 	}
+	if err := checkBraces(file); err != nil {
+		fmt.Fprintf(hc.Stderr, "%s: %v\n", name, err)
+		return interp.ExitStatus(1)
+	}
 	var env []string
 	hc.Env.Each(func(k string, vr expand.Variable) bool {
 		if vr.Exported && vr.IsSet() {
@@ -461,6 +465,15 @@ func (s *Sandbox) call(ctx context.Context, args []string) ([]string, error) {
 	if run := runFrom(ctx); run != nil && run.calls.Add(1)%16 == 0 && tooDeep() {
 		run.fail(errNesting)
 		return nil, errNesting
+	}
+	if args[0] == "eval" && len(args) > 1 {
+		f, err := syntax.NewParser().Parse(strings.NewReader(strings.Join(args[1:], " ")), "")
+		if err == nil {
+			if err := checkBraces(f); err != nil {
+				fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "bash: eval: %v\n", err)
+				return []string{"false"}, nil
+			}
+		}
 	}
 	if args[0] == "type" || args[0] == "command" {
 		args = rewriteLookup(args)
