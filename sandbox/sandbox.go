@@ -44,6 +44,8 @@ type Sandbox struct {
 
 	funcsMu sync.Mutex
 	funcs   map[string]bool // see noteFuncs
+
+	started time.Time // for printf's %(...)T with -2
 }
 
 // New creates a sandbox. It lays out the filesystem, loads the tool list
@@ -70,6 +72,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		memPages: uint32(min(opts.MemoryLimit/65536, 65536)),
 		cwd:      opts.Cwd,
 	}
+	s.started = s.now()
 	s.fs = vfs.New(vfs.Options{
 		MaxBytes:  opts.FSLimit,
 		MaxInodes: opts.MaxInodes,

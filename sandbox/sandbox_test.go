@@ -516,3 +516,28 @@ func TestShellBudget(t *testing.T) {
 		t.Fatal("sandbox unusable after the shell budget tests")
 	}
 }
+
+func TestPrintf(t *testing.T) {
+	sb := newTest(t, Options{OutputLimit: 1 << 20})
+	for cmd, want := range map[string]string{
+		`printf '%.2f %X %q\n' 3.14159 255 'a b'`:                            "3.14 FF a\\ b\n",
+		`printf -v x '%05d' 42; echo "$x"`:                                   "00042\n",
+		`printf '%s-' a b c | cat; echo`:                                     "a-b-c-\n",
+		`printf '%d\n' abc; echo "status $?"`:                                "0\nstatus 1\n",
+		`printf '%(%Y)T\n' 0`:                                                "1970\n",
+		`f() { local v; printf -v v %s in; echo $v; }; f; echo "${v-unset}"`: "in\nunset\n",
+	} {
+		res := run(t, sb, cmd)
+		if string(res.Stdout) != want {
+			t.Errorf("%q: got %q (stderr %q), want %q", cmd, res.Stdout, res.Stderr, want)
+		}
+	}
+	res := run(t, sb, `printf '%d\n' abc`)
+	if string(res.Stderr) != "bash: line 1: printf: abc: invalid number\n" {
+		t.Errorf("printf error text: %q", res.Stderr)
+	}
+	res = run(t, sb, `printf '%*s' 2000000000 x`)
+	if res.ExitCode == 0 || len(res.Stdout) > 1<<20 {
+		t.Errorf("huge width: exit %d, %d bytes", res.ExitCode, len(res.Stdout))
+	}
+}

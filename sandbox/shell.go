@@ -81,8 +81,11 @@ func (s *Sandbox) handlerIO(ctx context.Context) procIO {
 
 // exec runs a command that is neither a builtin nor a function.
 func (s *Sandbox) exec(ctx context.Context, args []string) error {
-	if args[0] == lookupCommand {
+	switch args[0] {
+	case lookupCommand:
 		return s.lookup(ctx, args)
+	case printfCommand:
+		return runPrintf(ctx, args)
 	}
 	return s.execIO(ctx, s.handlerIO(ctx), args)
 }
@@ -474,6 +477,9 @@ func (s *Sandbox) call(ctx context.Context, args []string) ([]string, error) {
 				return []string{"false"}, nil
 			}
 		}
+	}
+	if args[0] == "printf" {
+		return s.rewritePrintf(ctx, args), nil
 	}
 	if args[0] == "type" || args[0] == "command" {
 		args = rewriteLookup(args)
