@@ -113,10 +113,10 @@ const shellMemoryLimit = 512 << 20
 // shellMemoryCheck is how often the watchdog samples the heap.
 const shellMemoryCheck = 10 * time.Millisecond
 
-// watchShellMemory stops r when the heap grows past shellMemoryLimit while
-// no guest runs and r is the only Run in the process (guests' memories
-// are capped by the instrumenter; other Runs' growth is not r's). It
-// returns when ctx ends.
+// watchShellMemory stops r when the heap grows past shellMemoryLimit plus
+// the memory its live guests may hold (each is capped by the instrumenter)
+// while r is the only Run in the process (other Runs' growth is not r's).
+// It returns when ctx ends.
 func watchShellMemory(ctx context.Context, r *runState) {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	heap := func() uint64 {
@@ -135,11 +135,12 @@ func watchShellMemory(ctx context.Context, r *runState) {
 			return
 		case <-t.C:
 		}
-		if r.live.Load() > 0 || activeRuns() > 1 {
+		if activeRuns() > 1 {
 			base = max(base, heap())
 			continue
 		}
-		if h := heap(); h > base+shellMemoryLimit {
+		allowed := uint64(shellMemoryLimit) + uint64(r.live.Load())*uint64(r.s.opts.MemoryLimit)
+		if h := heap(); h > base+allowed {
 			r.fail(fmt.Errorf("shell memory limit exceeded: the shell's variables grew by more than %d MiB", shellMemoryLimit>>20))
 			return
 		}

@@ -541,3 +541,17 @@ func TestPrintf(t *testing.T) {
 		t.Errorf("huge width: exit %d, %d bytes", res.ExitCode, len(res.Stdout))
 	}
 }
+
+func TestShellReadsBounded(t *testing.T) {
+	sb := newTest(t, Options{Timeout: 20 * time.Second, OutputLimit: 1 << 20})
+	if res := run(t, sb, "yes | bash"); res.ExitCode == 0 || !strings.Contains(string(res.Stderr), "larger than the output limit") {
+		t.Errorf("yes | bash: exit %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	res := run(t, sb, "x=$(cat /dev/zero); echo ${#x}")
+	if string(res.Stdout) != "0\n" && string(res.Stdout) != "1048576\n" {
+		t.Errorf("x=$(cat /dev/zero): %q (stderr %q)", res.Stdout, res.Stderr)
+	}
+	if res := run(t, sb, "echo ok"); string(res.Stdout) != "ok\n" {
+		t.Fatal("sandbox unusable")
+	}
+}

@@ -299,8 +299,13 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) error 
 		src, name, params = b, rest[0], rest[1:]
 	default:
 		if hc.Stdin != nil {
-			b, err := io.ReadAll(hc.Stdin)
+			// The script is held in host memory: bound it like output.
+			b, err := io.ReadAll(io.LimitReader(hc.Stdin, s.opts.OutputLimit+1))
 			if err != nil {
+				return interp.ExitStatus(1)
+			}
+			if int64(len(b)) > s.opts.OutputLimit {
+				fmt.Fprintf(hc.Stderr, "%s: script on standard input is larger than the output limit (%d bytes)\n", name, s.opts.OutputLimit)
 				return interp.ExitStatus(1)
 			}
 			src = b
