@@ -108,8 +108,12 @@ type RunResult struct {
 	Stderr          []byte
 	StdoutTruncated bool
 	StderrTruncated bool
-	ExecutionTime   time.Duration
-	Metrics         Metrics
+	// Exited reports that the command ended the shell (the exit builtin,
+	// or set -e). The sandbox stays usable and keeps its state; a REPL
+	// would stop reading.
+	Exited        bool
+	ExecutionTime time.Duration
+	Metrics       Metrics
 }
 
 // Metrics describe the resources one Run used.

@@ -238,6 +238,7 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	restore := s.applyRunConfig(ctx, r, rc)
 	interp.StdIO(rc.stdin, stdout, stderr)(r)
 	guardRun(ctx, run, func(ctx context.Context) { err = r.Run(ctx, file) })
+	res.Exited = r.Exited()
 	interp.StdIO(nil, nil, nil)(r)
 	restore(context.WithoutCancel(ctx))
 

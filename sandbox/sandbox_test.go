@@ -555,3 +555,16 @@ func TestShellReadsBounded(t *testing.T) {
 		t.Fatal("sandbox unusable")
 	}
 }
+
+func TestExited(t *testing.T) {
+	sb := newTest(t, Options{})
+	for cmd, want := range map[string]bool{"exit 3": true, "set -e; false; echo no": true, "true": false, "(exit 2)": false} {
+		if res := run(t, sb, cmd); res.Exited != want {
+			t.Errorf("%q: Exited = %v, want %v", cmd, res.Exited, want)
+		}
+	}
+	run(t, sb, "set +e")
+	if res := run(t, sb, "echo after"); string(res.Stdout) != "after\n" || res.Exited {
+		t.Fatalf("after exit: %+v", res)
+	}
+}

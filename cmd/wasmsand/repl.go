@@ -7,17 +7,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 
 	"github.com/wasmsand/wasmsand/sandbox"
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// statusVar is the shell variable the REPL uses to learn whether a line ran
-// to its end: it appends an assignment to each line, and the assignment not
-// running means the shell exited (the exit builtin, set -e, a fatal error).
-const statusVar = "__wasmsand_repl_status"
 
 // repl reads command lines from in and runs them one complete command at a
 // time: input that ends inside quotes, a here-document or a compound command
@@ -104,7 +98,6 @@ type replRunner struct {
 	stdout, stderr io.Writer
 	sig            chan os.Signal
 	status         int
-	seq            int
 }
 
 // run runs one complete command line and reports whether the shell exited.
@@ -123,20 +116,11 @@ func (r *replRunner) run(ctx context.Context, text string) (exited bool) {
 		}
 	}()
 
-	// Lines that do not parse run as they are, so that the shell reports
-	// the error; the others get the status assignment appended.
-	r.seq++
-	mark := strconv.Itoa(r.seq) + ":"
-	parses := parseErr(text) == nil
-	if parses {
-		text += statusVar + "=" + mark + "$?\n"
-	}
 	res, err := r.sb.Run(ctx, text, sandbox.WithStdout(r.stdout), sandbox.WithStderr(r.stderr))
 	select {
 	case <-interrupted:
 		io.WriteString(r.stderr, "\n")
 		r.status = exitSignal
-		r.restore()
 		return false
 	default:
 	}
@@ -147,28 +131,7 @@ func (r *replRunner) run(ctx context.Context, text string) (exited bool) {
 	}
 	reportTruncation(res, r.stderr)
 	r.status = res.ExitCode
-	if !parses || res.Metrics.TimedOut {
-		return false
-	}
-	got, ok := strings.CutPrefix(r.sb.GetEnv(statusVar), mark)
-	if !ok {
-		return true // the line ended before the assignment: the shell exited
-	}
-	if n, err := strconv.Atoi(got); err == nil {
-		r.status = n
-	}
-	r.restore()
-	return false
-}
-
-// restore removes the status variable and puts back $? as the user's line
-// left it.
-func (r *replRunner) restore() {
-	cmd := "unset " + statusVar
-	if r.status != 0 {
-		cmd += "; (exit " + strconv.Itoa(r.status) + ")"
-	}
-	r.sb.Run(context.Background(), cmd)
+	return res.Exited
 }
 
 // prompt is a bash-like prompt: user@wasmsand:~/dir$
