@@ -558,12 +558,15 @@ func TestShellReadsBounded(t *testing.T) {
 
 func TestExited(t *testing.T) {
 	sb := newTest(t, Options{})
-	for cmd, want := range map[string]bool{"exit 3": true, "set -e; false; echo no": true, "true": false, "(exit 2)": false} {
-		if res := run(t, sb, cmd); res.Exited != want {
-			t.Errorf("%q: Exited = %v, want %v", cmd, res.Exited, want)
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{{"exit 3", true}, {"true", false}, {"(exit 2)", false}, {"set -e; false; echo no", true}} {
+		if res := run(t, sb, c.cmd); res.Exited != c.want {
+			t.Errorf("%q: Exited = %v, want %v", c.cmd, res.Exited, c.want)
 		}
 	}
-	run(t, sb, "set +e")
+	run(t, sb, "set +e") // set -e stays on in the shell, as in bash
 	if res := run(t, sb, "echo after"); string(res.Stdout) != "after\n" || res.Exited {
 		t.Fatalf("after exit: %+v", res)
 	}
