@@ -26,6 +26,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/coalesce"
 )
 
 // Config configures an Engine.
@@ -189,7 +190,7 @@ func (e *Engine) compileLocked(ctx context.Context, bin []byte, sum [sha256.Size
 	e.mu.Unlock()
 
 	cctx := experimental.WithCompilationWorkers(context.WithoutCancel(ctx), e.workers)
-	cm, err := compileSafely(cctx, e.rt, coalesceData(bin))
+	cm, err := compileSafely(cctx, e.rt, coalesce.Data(bin))
 
 	e.mu.Lock()
 	if err != nil {

@@ -1,4 +1,7 @@
-package wazeroengine
+// Package coalesce joins the data segments of a WebAssembly module, which
+// makes instantiating Go-built modules several times cheaper on every
+// engine.
+package coalesce
 
 import (
 	"cmp"
@@ -7,7 +10,7 @@ import (
 	"slices"
 )
 
-// maxDataGap is the largest run of zero bytes coalesceData writes to join
+// maxDataGap is the largest run of zero bytes Data writes to join
 // two data segments: copying that many zeros costs about what wazero spends
 // on one more segment at instantiation.
 const maxDataGap = 4096
@@ -18,7 +21,7 @@ const (
 	sectionDataCount = 12
 )
 
-// coalesceData returns bin with its active data segments joined into as few
+// Data returns bin with its active data segments joined into as few
 // segments as possible, or bin itself when that is not known to be safe.
 //
 // Go's wasip1 linker emits tens of thousands of small segments (30,352 for
@@ -31,7 +34,7 @@ const (
 // starts zeroed), there is no DataCount section (so no memory.init or
 // data.drop refers to segments by index), and every segment is active on
 // memory 0 at an i32.const offset, and no two non-empty segments overlap.
-func coalesceData(bin []byte) []byte {
+func Data(bin []byte) []byte {
 	out, err := coalesce(bin)
 	if err != nil {
 		return bin
