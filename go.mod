@@ -3,12 +3,15 @@ module github.com/wasmsand/wasmsand
 go 1.26.8
 
 require (
-	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
-	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/hack-pad/safejs v0.1.0 // indirect
-	github.com/tetratelabs/wazero v1.12.0 // indirect
+	github.com/benhoyt/goawk v1.31.0
+	github.com/hack-pad/safejs v0.1.0
+	github.com/itchyny/gojq v0.12.20
+	github.com/tetratelabs/wazero v1.12.0
+	mvdan.cc/sh/v3 v3.14.1
+)
+
+require (
+	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/term v0.45.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

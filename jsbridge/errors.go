@@ -1,0 +1,143 @@
+package jsbridge
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+	"github.com/wasmsand/wasmsand/wasm"
+)
+
+// This file holds what needs no JavaScript, so it is tested natively.
+
+// ErrNoJSPI is returned by NewEngine when the host's WebAssembly lacks
+// JSPI.
+var ErrNoJSPI = errors.New("jsbridge: this JavaScript engine has no JSPI " +
+	"(WebAssembly.Suspending and WebAssembly.promising); use Node ≥ 24.20 " +
+	"or Chromium ≥ 137 (running without JSPI is not implemented yet)")
+
+// Stable error codes for SandboxError.code.
+const (
+	codeInvalidArgument = "INVALID_ARGUMENT"
+	codeClosed          = "CLOSED"
+	codeBusy            = "EBUSY"
+	codeAborted         = "ABORTED"
+	codeInvalidModule   = "INVALID_MODULE"
+	codeNoJSPI          = "NO_JSPI"
+	codeInternal        = "INTERNAL"
+)
+
+// argError is a bad argument from JavaScript.
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+func argErrorf(format string, args ...any) error {
+	return &argError{fmt.Sprintf(format, args...)}
+}
+
+// errAborted is the cause of a Run cancelled through its AbortSignal.
+var errAborted = errors.New("the command was aborted")
+
+// errCode is the SandboxError code for err.
+func errCode(err error) string {
+	var errno vfs.Errno
+	var ae *argError
+	var be *busyError
+	switch {
+	case errors.As(err, &ae):
+		return codeInvalidArgument
+	case errors.As(err, &be):
+		return codeBusy
+	case errors.Is(err, sandbox.ErrClosed):
+		return codeClosed
+	case errors.Is(err, errAborted):
+		return codeAborted
+	case errors.Is(err, ErrNoJSPI):
+		return codeNoJSPI
+	case errors.Is(err, wasm.ErrInvalidModule):
+		return codeInvalidModule
+	case errors.As(err, &errno):
+		if name, ok := errnoNames[errno]; ok {
+			return name
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		return "ENOENT"
+	case errors.Is(err, fs.ErrExist):
+		return "EEXIST"
+	case errors.Is(err, fs.ErrPermission):
+		return "EACCES"
+	}
+	return codeInternal
+}
+
+var errnoNames = map[vfs.Errno]string{
+	vfs.EACCES: "EACCES", vfs.EAGAIN: "EAGAIN", vfs.EBADF: "EBADF", vfs.EBUSY: "EBUSY",
+	vfs.EEXIST: "EEXIST", vfs.EFBIG: "EFBIG", vfs.EINTR: "EINTR", vfs.EINVAL: "EINVAL",
+	vfs.EIO: "EIO", vfs.EISDIR: "EISDIR", vfs.ELOOP: "ELOOP", vfs.EMLINK: "EMLINK",
+	vfs.ENAMETOOLONG: "ENAMETOOLONG", vfs.ENOENT: "ENOENT", vfs.ENOSPC: "ENOSPC",
+	vfs.ENOTDIR: "ENOTDIR", vfs.ENOTEMPTY: "ENOTEMPTY", vfs.ENOTSUP: "ENOTSUP",
+	vfs.ENXIO: "ENXIO", vfs.EPERM: "EPERM", vfs.EPIPE: "EPIPE", vfs.EROFS: "EROFS",
+	vfs.ESPIPE: "ESPIPE", vfs.EXDEV: "EXDEV",
+}
+
+type busyError struct{}
+
+func (*busyError) Error() string {
+	return "setEnv: a command is running; wait for run() to settle"
+}
+
+// trapKind returns the kind of trap a WebAssembly.RuntimeError (or a stack
+// overflow's RangeError) message describes.
+func trapKind(msg string) (wasm.TrapKind, bool) {
+	for _, k := range trapMessages {
+		if strings.Contains(msg, k.substr) {
+			return k.kind, true
+		}
+	}
+	return wasm.TrapOther, false
+}
+
+// trapMessages maps V8's and SpiderMonkey's trap messages to trap kinds.
+var trapMessages = []struct {
+	substr string
+	kind   wasm.TrapKind
+}{
+	{"unreachable", wasm.TrapUnreachable},
+	{"divide by zero", wasm.TrapDivideByZero},
+	{"remainder by zero", wasm.TrapDivideByZero},
+	{"divide result unrepresentable", wasm.TrapIntegerOverflow},
+	{"integer overflow", wasm.TrapIntegerOverflow},
+	{"memory access out of bounds", wasm.TrapOutOfBounds},
+	{"table index", wasm.TrapInvalidTableAccess},
+	{"index out of bounds", wasm.TrapOutOfBounds},
+	{"call stack", wasm.TrapStackOverflow},
+	{"too much recursion", wasm.TrapStackOverflow},
+	{"signature mismatch", wasm.TrapIndirectCall},
+	{"indirect call", wasm.TrapIndirectCall},
+	{"null function", wasm.TrapIndirectCall},
+	{"unrepresentable", wasm.TrapInvalidConversion},
+	{"invalid conversion", wasm.TrapInvalidConversion},
+}
+
+// incompleteTail is the length of a UTF-8 sequence cut short at the end
+// of b.
+func incompleteTail(b []byte) int {
+	for n := 1; n <= min(utf8.UTFMax-1, len(b)); n++ {
+		c := b[len(b)-n]
+		if c < utf8.RuneSelf {
+			return 0
+		}
+		if utf8.RuneStart(c) {
+			if utf8.FullRune(b[len(b)-n:]) {
+				return 0
+			}
+			return n
+		}
+	}
+	return 0
+}

@@ -1,0 +1,93 @@
+package jsbridge
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"testing"
+
+	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+	"github.com/wasmsand/wasmsand/wasm"
+)
+
+func TestErrCode(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{&fs.PathError{Op: "open", Path: "/x", Err: vfs.ENOENT}, "ENOENT"},
+		{&fs.PathError{Op: "write", Path: "/x", Err: vfs.ENOSPC}, "ENOSPC"},
+		{fmt.Errorf("wrapped: %w", vfs.ENOTEMPTY), "ENOTEMPTY"},
+		{fs.ErrNotExist, "ENOENT"},
+		{fs.ErrPermission, "EACCES"},
+		{sandbox.ErrClosed, "CLOSED"},
+		{fmt.Errorf("x: %w", wasm.ErrInvalidModule), "INVALID_MODULE"},
+		{ErrNoJSPI, "NO_JSPI"},
+		{errAborted, "ABORTED"},
+		{argErrorf("bad"), "INVALID_ARGUMENT"},
+		{&busyError{}, "EBUSY"},
+		{context.Canceled, "INTERNAL"},
+	}
+	for _, tt := range tests {
+		if got := errCode(tt.err); got != tt.want {
+			t.Errorf("errCode(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestTrapKind(t *testing.T) {
+	tests := []struct {
+		msg  string
+		want wasm.TrapKind
+		ok   bool
+	}{
+		// V8
+		{"unreachable", wasm.TrapUnreachable, true},
+		{"divide by zero", wasm.TrapDivideByZero, true},
+		{"remainder by zero", wasm.TrapDivideByZero, true},
+		{"divide result unrepresentable", wasm.TrapIntegerOverflow, true},
+		{"memory access out of bounds", wasm.TrapOutOfBounds, true},
+		{"Maximum call stack size exceeded", wasm.TrapStackOverflow, true},
+		{"null function or function signature mismatch", wasm.TrapIndirectCall, true},
+		{"table index is out of bounds", wasm.TrapInvalidTableAccess, true},
+		{"float unrepresentable in integer range", wasm.TrapInvalidConversion, true},
+		// SpiderMonkey
+		{"unreachable executed", wasm.TrapUnreachable, true},
+		{"integer divide by zero", wasm.TrapDivideByZero, true},
+		{"integer overflow", wasm.TrapIntegerOverflow, true},
+		{"index out of bounds", wasm.TrapOutOfBounds, true},
+		{"too much recursion", wasm.TrapStackOverflow, true},
+		{"indirect call signature mismatch", wasm.TrapIndirectCall, true},
+		{"invalid conversion to integer", wasm.TrapInvalidConversion, true},
+		{"something else", wasm.TrapOther, false},
+	}
+	for _, tt := range tests {
+		got, ok := trapKind(tt.msg)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("trapKind(%q) = %q, %v; want %q, %v", tt.msg, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestIncompleteTail(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"abc", 0},
+		{"h\xc3\xa9", 0},    // é complete
+		{"h\xc3", 1},        // é cut after its first byte
+		{"\xe2\x82", 2},     // € cut after two of three
+		{"\xe2\x82\xac", 0}, // € complete
+		{"\xf0\x9f\x98", 3}, // 😀 cut after three of four
+		{"\xf0\x9f\x98\x80", 0},
+		{"a\x80", 0}, // a stray continuation byte is not held back
+	}
+	for _, tt := range tests {
+		if got := incompleteTail([]byte(tt.in)); got != tt.want {
+			t.Errorf("incompleteTail(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,18 @@
+package main
+
+import (
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/gzip"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tar"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/zip"
+)
+
+// Commands maps each command name to its entry point.
+var Commands = map[string]tool.MainFunc{
+	"gunzip": gzip.Gunzip,
+	"gzip":   gzip.Main,
+	"tar":    tar.Main,
+	"unzip":  zip.UnzipMain,
+	"zcat":   gzip.Zcat,
+	"zip":    zip.ZipMain,
+}

@@ -1,0 +1,527 @@
+// Package jq is the jq command: gojq's query language behind jq's command
+// line, with jq's output format, messages and exit codes.
+package jq
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/itchyny/gojq"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+)
+
+// GojqVersion is the gojq release the command is built on.
+const GojqVersion = "v0.12.20"
+
+// Exit statuses, as jq's.
+const (
+	exitFalsy   = 1
+	exitUsage   = 2
+	exitCompile = 3
+	exitNoValue = 4
+	exitError   = 5
+)
+
+const usage = `Usage:	jq [OPTIONS] FILTER [FILES...]
+	jq [OPTIONS] --args FILTER [STRINGS...]
+	jq [OPTIONS] --jsonargs FILTER [JSON_TEXTS...]
+
+jq is a tool for processing JSON inputs, applying the given filter to
+its JSON text inputs and producing the filter's results as JSON on
+standard output. This jq is gojq ` + GojqVersion + `; object keys are
+always printed sorted.
+
+Example:
+
+	$ echo '{"foo": 0}' | jq .
+	{
+	  "foo": 0
+	}
+
+Some of the options include:
+  -c, --compact-output      compact instead of pretty-printed output;
+  -n, --null-input          use ` + "`null`" + ` as the single input value;
+  -e, --exit-status         set the exit status code based on the output;
+  -s, --slurp               read (slurp) all inputs into an array; apply filter to it;
+  -r, --raw-output          output strings without escapes and quotes;
+      --raw-output0         like -r, each output followed by NUL;
+  -j, --join-output         like -r, without a newline after each output;
+  -a, --ascii-output        output non-ASCII characters as \uXXXX escapes;
+  -S, --sort-keys           sort keys of each object on output (always on);
+  -C, --color-output        accepted; output is never colored;
+  -M, --monochrome-output   monochrome output (the default);
+  -R, --raw-input           read each line as a string instead of JSON;
+      --tab                 use tabs for indentation;
+      --indent n            use n spaces for indentation (max 7 spaces);
+  -f, --from-file file      load the filter from a file;
+      --arg name value      set $name to the string value;
+      --argjson name value  set $name to the JSON value;
+      --slurpfile name file set $name to an array of JSON values read from the file;
+      --rawfile name file   set $name to the file's contents;
+      --args                remaining arguments are string arguments, not files;
+      --jsonargs            remaining arguments are JSON arguments, not files;
+  -h, --help                show this help and exit;
+  -V, --version             show the version and exit.
+`
+
+type options struct {
+	raw, raw0, join, ascii, compact, tab bool
+	nullInput, rawInput, slurp, exit     bool
+	indent                               int
+	fromFile                             string
+	names                                []string // "$name" for each variable
+	values                               []any
+	named                                map[string]any
+	positional                           []any
+	filter                               string
+	hasFilter                            bool
+	files                                []string
+}
+
+// Main runs jq.
+func Main(env *tool.Env) int {
+	o, code, done := parseArgs(env)
+	if done {
+		return code
+	}
+	j := &jq{env: env, o: o, out: env.Out()}
+	return j.run()
+}
+
+func parseArgs(env *tool.Env) (o *options, code int, done bool) {
+	o = &options{indent: 2, named: map[string]any{}}
+	args := env.Args[1:]
+	restKind := "" // "args" or "jsonargs" once --args/--jsonargs is seen
+	operand := func(a string) bool {
+		if !o.hasFilter && o.fromFile == "" {
+			o.filter, o.hasFilter = a, true
+			return true
+		}
+		switch restKind {
+		case "args":
+			o.positional = append(o.positional, a)
+		case "jsonargs":
+			v, err := parseJSON(a)
+			if err != nil {
+				env.Errorf("Invalid JSON text passed to --jsonargs")
+				return false
+			}
+			o.positional = append(o.positional, v)
+		default:
+			o.files = append(o.files, a)
+		}
+		return true
+	}
+	fail := func(format string, a ...any) (*options, int, bool) {
+		env.Errorf(format, a...)
+		fmt.Fprintf(env.Stderr, "Use jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://jqlang.github.io/jq\n")
+		return nil, exitUsage, true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			for _, r := range args[i+1:] {
+				if !operand(r) {
+					return nil, exitUsage, true
+				}
+			}
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if !operand(a) {
+				return nil, exitUsage, true
+			}
+			continue
+		}
+		need := func(n int) ([]string, bool) {
+			if i+n >= len(args) {
+				return nil, false
+			}
+			v := args[i+1 : i+1+n]
+			i += n
+			return v, true
+		}
+		if strings.HasPrefix(a, "--") {
+			switch a[2:] {
+			case "raw-output":
+				o.raw = true
+			case "raw-output0":
+				o.raw, o.raw0 = true, true
+			case "join-output":
+				o.raw, o.join = true, true
+			case "ascii-output":
+				o.ascii = true
+			case "compact-output":
+				o.compact = true
+			case "tab":
+				o.tab = true
+			case "null-input":
+				o.nullInput = true
+			case "raw-input":
+				o.rawInput = true
+			case "slurp":
+				o.slurp = true
+			case "exit-status":
+				o.exit = true
+			case "sort-keys", "color-output", "monochrome-output", "unbuffered", "seq":
+			case "indent":
+				v, ok := need(1)
+				if !ok {
+					return fail("--indent takes one parameter")
+				}
+				n, err := strconv.Atoi(v[0])
+				if err != nil {
+					return fail("--indent takes a number")
+				}
+				if n > 7 {
+					return fail("Cannot indent more than 7 characters")
+				}
+				if n < 0 {
+					return fail("Cannot indent less than 0 characters")
+				}
+				o.indent = n
+			case "from-file":
+				v, ok := need(1)
+				if !ok {
+					return fail("-f takes a parameter")
+				}
+				o.fromFile = v[0]
+			case "arg", "argjson", "slurpfile", "rawfile":
+				v, ok := need(2)
+				if !ok {
+					return fail("%s takes two parameters (e.g. %s varname value)", a, a)
+				}
+				val, err := argValue(env, a[2:], v[1])
+				if err != nil {
+					env.Errorf("%v", err)
+					return nil, exitUsage, true
+				}
+				o.names = append(o.names, "$"+v[0])
+				o.values = append(o.values, val)
+				o.named[v[0]] = val
+			case "args":
+				restKind = "args"
+			case "jsonargs":
+				restKind = "jsonargs"
+			case "help":
+				return nil, env.Help(usage), true
+			case "version":
+				fmt.Fprintf(env.Out(), "jq-1.7.1 (wasmsand %s, gojq %s)\n", tool.Version, GojqVersion)
+				return nil, 0, true
+			default:
+				return fail("Unknown option: %s", a)
+			}
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'r':
+				o.raw = true
+			case 'j':
+				o.raw, o.join = true, true
+			case 'a':
+				o.ascii = true
+			case 'c':
+				o.compact = true
+			case 'n':
+				o.nullInput = true
+			case 'R':
+				o.rawInput = true
+			case 's':
+				o.slurp = true
+			case 'e':
+				o.exit = true
+			case 'S', 'C', 'M':
+			case 'f':
+				v, ok := need(1)
+				if !ok {
+					return fail("-f takes a parameter")
+				}
+				o.fromFile = v[0]
+			case 'h':
+				return nil, env.Help(usage), true
+			case 'V':
+				fmt.Fprintf(env.Out(), "jq-1.7.1 (wasmsand %s, gojq %s)\n", tool.Version, GojqVersion)
+				return nil, 0, true
+			default:
+				return fail("Unknown option: %s", a)
+			}
+		}
+	}
+	if o.fromFile != "" {
+		data, err := os.ReadFile(o.fromFile)
+		if err != nil {
+			env.Errorf("error: Could not open %s: %s", o.fromFile, tool.Strerror(err))
+			return nil, exitUsage, true
+		}
+		if o.hasFilter {
+			// The first operand was taken as the filter: it is a file.
+			o.files = append([]string{o.filter}, o.files...)
+		}
+		o.filter, o.hasFilter = string(data), true
+	}
+	if !o.hasFilter {
+		o.filter = "."
+	}
+	return o, 0, false
+}
+
+// argValue is the value of --arg, --argjson, --slurpfile or --rawfile.
+func argValue(env *tool.Env, kind, v string) (any, error) {
+	switch kind {
+	case "arg":
+		return v, nil
+	case "argjson":
+		val, err := parseJSON(v)
+		if err != nil {
+			return nil, fmt.Errorf("Invalid JSON text passed to --argjson")
+		}
+		return val, nil
+	case "rawfile":
+		data, err := os.ReadFile(v)
+		if err != nil {
+			return nil, fmt.Errorf("Bad JSON in --rawfile %s: Could not open %s: %s", v, v, tool.Strerror(err))
+		}
+		return string(data), nil
+	}
+	f, err := os.Open(v)
+	if err != nil {
+		return nil, fmt.Errorf("Bad JSON in --slurpfile %s: Could not open %s: %s", v, v, tool.Strerror(err))
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReader(f))
+	vals := []any{}
+	for {
+		var x any
+		if err := dec.Decode(&x); err == io.EOF {
+			return vals, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("Bad JSON in --slurpfile %s: %v", v, err)
+		}
+		vals = append(vals, x)
+	}
+}
+
+// parseJSON parses exactly one JSON text.
+func parseJSON(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data")
+	}
+	return v, nil
+}
+
+type jq struct {
+	env *tool.Env
+	o   *options
+	out *bufio.Writer
+	in  *inputs
+	enc encoder
+}
+
+func (j *jq) run() int {
+	o := j.o
+	query, err := gojq.Parse(o.filter)
+	if err != nil {
+		j.env.Errorf("error: %s", queryError(err))
+		fmt.Fprintf(j.env.Stderr, "jq: 1 compile error\n")
+		return exitCompile
+	}
+	query.FuncDefs = append(extraDefs(), query.FuncDefs...)
+	j.in = newInputs(j.env, o.files, o.rawInput, o.slurp)
+	defer j.in.close()
+	names := append(o.names, "$ARGS")
+	positional := o.positional
+	if positional == nil {
+		positional = []any{}
+	}
+	values := append(o.values, map[string]any{"named": o.named, "positional": positional})
+	prog, err := gojq.Compile(query,
+		gojq.WithEnvironLoader(os.Environ),
+		gojq.WithVariables(names),
+		gojq.WithInputIter(j.in),
+		gojq.WithFunction("input_filename", 0, 0, func(any, []any) any {
+			if j.in.name == "" {
+				return nil
+			}
+			return j.in.name
+		}),
+		gojq.WithFunction("debug", 0, 0, func(v any, _ []any) any {
+			j.out.Flush()
+			b, _ := gojq.Marshal([]any{"DEBUG:", v})
+			fmt.Fprintf(j.env.Stderr, "%s\n", b)
+			return v
+		}),
+		gojq.WithFunction("stderr", 0, 0, func(v any, _ []any) any {
+			j.out.Flush()
+			b, _ := gojq.Marshal(v)
+			j.env.Stderr.Write(b)
+			return v
+		}),
+	)
+	if err != nil {
+		j.env.Errorf("error: %s", queryError(err))
+		fmt.Fprintf(j.env.Stderr, "jq: 1 compile error\n")
+		return exitCompile
+	}
+	j.enc = encoder{indent: o.indent, tab: o.tab, compact: o.compact || o.indent == 0 && !o.tab, ascii: o.ascii}
+
+	status := 0
+	last, produced := any(nil), false
+	runOne := func(v any) (halt bool, code int) {
+		iter := prog.Run(v, values...)
+		for {
+			x, ok := iter.Next()
+			if !ok {
+				return false, 0
+			}
+			if err, ok := x.(error); ok {
+				var he *gojq.HaltError
+				if errors.As(err, &he) {
+					return true, j.halt(he)
+				}
+				j.reportError(err)
+				status = exitError
+				return false, 0
+			}
+			if err := j.print(x); err != nil {
+				return true, j.env.WriteFailed(err)
+			}
+			last, produced = x, true
+		}
+	}
+	if o.nullInput {
+		if halt, c := runOne(nil); halt {
+			return c
+		}
+	} else {
+		for {
+			v, ok := j.in.Next()
+			if !ok {
+				break
+			}
+			if err, ok := v.(error); ok {
+				if j.in.fatal {
+					j.out.Flush()
+					fmt.Fprintf(j.env.Stderr, "jq: parse error: %v\n", err)
+					status = exitUsage
+					break
+				}
+				j.out.Flush()
+				fmt.Fprintf(j.env.Stderr, "jq: error: %v\n", err)
+				status = exitUsage
+				continue
+			}
+			if halt, c := runOne(v); halt {
+				return c
+			}
+		}
+	}
+	if j.in.openFailed && status == 0 {
+		status = exitUsage
+	}
+	if status != 0 {
+		return status
+	}
+	if o.exit {
+		switch {
+		case !produced:
+			return exitNoValue
+		case last == nil || last == false:
+			return exitFalsy
+		}
+	}
+	return 0
+}
+
+// halt ends the program for halt and halt_error.
+func (j *jq) halt(he *gojq.HaltError) int {
+	j.out.Flush()
+	switch v := he.Value().(type) {
+	case nil:
+	case string:
+		io.WriteString(j.env.Stderr, v)
+	default:
+		b, _ := gojq.Marshal(v)
+		fmt.Fprintf(j.env.Stderr, "%s\n", b)
+	}
+	return he.ExitCode()
+}
+
+// reportError prints a runtime error as jq does.
+func (j *jq) reportError(err error) {
+	j.out.Flush()
+	var ve gojq.ValueError
+	if errors.As(err, &ve) {
+		switch v := ve.Value().(type) {
+		case string:
+			fmt.Fprintf(j.env.Stderr, "jq: error (at %s): %s\n", j.in.where(), v)
+			return
+		case nil:
+			fmt.Fprintf(j.env.Stderr, "jq: error (at %s) (not a string): null\n", j.in.where())
+			return
+		default:
+			if _, ok := err.(interface{ IsEmptyError() bool }); !ok {
+				b, _ := gojq.Marshal(v)
+				fmt.Fprintf(j.env.Stderr, "jq: error (at %s) (not a string): %s\n", j.in.where(), b)
+				return
+			}
+		}
+	}
+	fmt.Fprintf(j.env.Stderr, "jq: error (at %s): %s\n", j.in.where(), err)
+}
+
+// print writes one result.
+func (j *jq) print(v any) error {
+	o := j.o
+	if s, ok := v.(string); ok && o.raw {
+		if o.ascii {
+			j.out.WriteString(asciiOnly(s))
+		} else {
+			j.out.WriteString(s)
+		}
+	} else {
+		j.enc.encode(j.out, v, 0)
+	}
+	switch {
+	case o.raw0:
+		j.out.WriteByte(0)
+	case !o.join:
+		j.out.WriteByte('\n')
+	}
+	_, err := j.out.Write(nil) // the first write error, kept by bufio
+	return err
+}
+
+// extraDefs defines jq builtins gojq lacks.
+func extraDefs() []*gojq.FuncDef {
+	q, err := gojq.Parse(`def keys_unsorted: keys; def leaf_paths: paths(scalars); .`)
+	if err != nil {
+		panic(err)
+	}
+	return q.FuncDefs
+}
+
+// queryError words a parse or compile error of the filter.
+func queryError(err error) string {
+	msg := err.Error()
+	var pe interface {
+		QueryParseError() (string, string, error)
+	}
+	if errors.As(err, &pe) {
+		_, _, e := pe.QueryParseError()
+		msg = e.Error()
+	}
+	return msg
+}

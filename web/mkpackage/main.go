@@ -1,0 +1,132 @@
+// Command mkpackage builds the wasmsand npm package into a folder: the
+// js/wasm core, the guest tools, the wasm_exec.js of the Go that built the
+// core, the loader and package.json. Run it from the module root:
+//
+//	go run ./web/mkpackage -o build/npm
+//
+// -tools DIR copies already built tools (manifest.json and *.wasm)
+// instead of building them; -version sets the package version.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/wasmsand/wasmsand/wasm/guest"
+)
+
+func main() {
+	out := flag.String("o", "build/npm", "output folder (replaced)")
+	src := flag.String("src", "web/npm", "folder of the loader sources and package.json")
+	tools := flag.String("tools", "", "folder of built tools to copy (default: build them)")
+	version := flag.String("version", "0.0.0-dev", "package version")
+	flag.Parse()
+	if err := build(context.Background(), *out, *src, *tools, *version); err != nil {
+		fmt.Fprintln(os.Stderr, "mkpackage:", err)
+		os.Exit(1)
+	}
+}
+
+func build(ctx context.Context, out, src, tools, version string) error {
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(out, "tools"), 0o755); err != nil {
+		return err
+	}
+	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goCmd); err != nil {
+		goCmd = "go"
+	}
+	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath",
+		"-ldflags", "-s -w -X main.version="+version,
+		"-o", filepath.Join(out, "wasmsand.wasm"), "./cmd/wasmsand-js")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building the core: %w", err)
+	}
+	goroot, err := exec.CommandContext(ctx, goCmd, "env", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOROOT: %w", err)
+	}
+	if err := copyFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), filepath.Join(out, "wasm_exec.js")); err != nil {
+		return err
+	}
+	if tools == "" {
+		if err := guest.Build(ctx, filepath.Join(out, "tools")); err != nil {
+			return fmt.Errorf("building the tools: %w", err)
+		}
+	} else {
+		ents, err := os.ReadDir(tools)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if n := e.Name(); !e.IsDir() && (n == "manifest.json" || strings.HasSuffix(n, ".wasm")) {
+				if err := copyFile(filepath.Join(tools, n), filepath.Join(out, "tools", n)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || n == "package.json" {
+			continue
+		}
+		if err := copyFile(filepath.Join(src, n), filepath.Join(out, n)); err != nil {
+			return err
+		}
+	}
+	return writePackageJSON(filepath.Join(src, "package.json"), filepath.Join(out, "package.json"), version)
+}
+
+// writePackageJSON copies the template with its version set, keeping the
+// order of its fields.
+func writePackageJSON(from, to, version string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return fmt.Errorf("%s: %w", from, err)
+	}
+	old, ok := fields["version"]
+	if !ok {
+		return fmt.Errorf("%s has no version field", from)
+	}
+	v, _ := json.Marshal(version)
+	s := strings.Replace(string(b), `"version": `+string(old), `"version": `+string(v), 1)
+	return os.WriteFile(to, []byte(s), 0o644)
+}
+
+func copyFile(from, to string) error {
+	r, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	w, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}

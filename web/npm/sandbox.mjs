@@ -1,0 +1,186 @@
+// The Sandbox API shared by every wasmsand loader. A loader (index.mjs for
+// Node) calls definePlatform once with the ways to start the Go core and to
+// find tool modules; everything else is the same on every host.
+
+/** An error from wasmsand, with a stable `code` (ENOENT, ENOSPC, CLOSED, ...). */
+export class SandboxError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'SandboxError';
+    this.code = code;
+  }
+}
+
+let platform = null;
+let corePromise = null;
+
+/**
+ * definePlatform sets how this host starts the core and loads tools:
+ * { loadCore(): Promise<{wasmExecSource: string, module: WebAssembly.Module}>,
+ *   defaultTools(): Promise<object>, loadTools(spec): Promise<object> }.
+ */
+export function definePlatform(p) {
+  platform = p;
+}
+
+function enosys() {
+  const err = new Error('not implemented');
+  err.code = 'ENOSYS';
+  return err;
+}
+
+// goStubs gives the Go runtime a filesystem and process that answer ENOSYS,
+// as wasm_exec.js does in browsers: the core must never touch the real disk,
+// working directory or environment of the host.
+function goStubs() {
+  const decoder = new TextDecoder('utf-8');
+  let line = '';
+  const fs = {
+    constants: { O_WRONLY: -1, O_RDWR: -1, O_CREAT: -1, O_TRUNC: -1, O_APPEND: -1, O_EXCL: -1, O_DIRECTORY: -1 },
+    // Only the Go runtime's own messages (a crash) come here.
+    writeSync(fd, buf) {
+      line += decoder.decode(buf);
+      const nl = line.lastIndexOf('\n');
+      if (nl !== -1) {
+        console.error(line.substring(0, nl));
+        line = line.substring(nl + 1);
+      }
+      return buf.length;
+    },
+    write(fd, buf, offset, length, position, callback) {
+      if (offset !== 0 || length !== buf.length || position !== null) {
+        callback(enosys());
+        return;
+      }
+      callback(null, this.writeSync(fd, buf));
+    },
+    fsync(fd, callback) { callback(null); },
+  };
+  for (const name of ['chmod', 'chown', 'close', 'fchmod', 'fchown', 'fstat', 'ftruncate', 'lchown', 'link',
+    'lstat', 'mkdir', 'open', 'read', 'readdir', 'readlink', 'rename', 'rmdir', 'stat', 'symlink',
+    'truncate', 'unlink', 'utimes']) {
+    fs[name] = (...args) => args[args.length - 1](enosys());
+  }
+  const process = {
+    getuid() { return -1; }, getgid() { return -1; }, geteuid() { return -1; }, getegid() { return -1; },
+    getgroups() { throw enosys(); },
+    pid: -1, ppid: -1,
+    umask() { throw enosys(); }, cwd() { throw enosys(); }, chdir() { throw enosys(); },
+  };
+  const path = { resolve(...segments) { return segments.join('/'); } };
+  return { fs, process, path };
+}
+
+// privateGlobal is the global object the Go runtime sees: the host's
+// globals (WebAssembly, Promise, ...) read through, but fs, process and path
+// are stubs, and whatever the runtime defines stays in own.
+function privateGlobal(own) {
+  return new Proxy(globalThis, {
+    get(target, key) { return Object.hasOwn(own, key) ? own[key] : Reflect.get(target, key); },
+    set(target, key, value) { own[key] = value; return true; },
+    has(target, key) { return Object.hasOwn(own, key) || Reflect.has(target, key); },
+    deleteProperty(target, key) { delete own[key]; return true; },
+    defineProperty(target, key, desc) { Object.defineProperty(own, key, desc); return true; },
+    getOwnPropertyDescriptor(target, key) {
+      return Object.getOwnPropertyDescriptor(Object.hasOwn(own, key) ? own : target, key);
+    },
+  });
+}
+
+// startCore runs the Go core on a private global object, so it never
+// touches the host's real disk, working directory or environment.
+async function startCore() {
+  const { wasmExecSource, module } = await platform.loadCore();
+  const stubs = goStubs();
+  let ready, failed;
+  const api = new Promise((resolve, reject) => { ready = resolve; failed = reject; });
+  const g = privateGlobal({ ...stubs, wasmsandHost: { SandboxError, ready } });
+  const Go = new Function('globalThis', 'fs', 'process', 'path', `${wasmExecSource}\nreturn globalThis.Go;`)(
+    g, stubs.fs, stubs.process, stubs.path);
+  const go = new Go();
+  go.argv = ['wasmsand'];
+  go.env = {};
+  go.exit = (code) => failed(new SandboxError('INTERNAL', `the wasmsand core exited with status ${code}`));
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  go.run(instance).then(() => failed(new SandboxError('INTERNAL', 'the wasmsand core exited')));
+  return api;
+}
+
+function core() {
+  if (!platform) throw new Error('wasmsand: no platform defined; import the package entry point');
+  corePromise ??= startCore().catch((err) => {
+    corePromise = null;
+    throw err;
+  });
+  return corePromise;
+}
+
+// check throws what a synchronous core function returned as an error.
+function check(v) {
+  if (v instanceof SandboxError) throw v;
+  return v;
+}
+
+const token = Symbol('wasmsand.Sandbox');
+
+/** A sandbox: a shell, a filesystem and limits. Make one with Sandbox.create. */
+export class Sandbox {
+  #api;
+  #id;
+
+  constructor(t, api, id) {
+    if (t !== token) throw new TypeError('use Sandbox.create() to make a Sandbox');
+    this.#api = api;
+    this.#id = id;
+  }
+
+  /**
+   * Sandbox.create(options) resolves to a new sandbox. Options: timeoutMs,
+   * memoryLimitBytes, fsLimitBytes, maxProcesses, fuel, outputLimitBytes, env,
+   * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
+   * bytes, or where to find a manifest.json).
+   */
+  static async create(options = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options must be an object');
+    }
+    const api = await core();
+    const opts = { ...options };
+    opts.tools = opts.tools === undefined ? await platform.defaultTools() : await platform.loadTools(opts.tools);
+    const id = await api.create(opts);
+    return new Sandbox(token, api, id);
+  }
+
+  /** Sandbox.info() describes the runtime: {engine, jspi, version, goVersion}. */
+  static async info() {
+    return (await core()).info();
+  }
+
+  /** info() is Sandbox.info() for this sandbox's runtime. */
+  info() {
+    return this.#api.info();
+  }
+
+  /**
+   * run(cmd, {stdin, env, cwd, onStdout, onStderr, signal}) resolves to
+   * {exitCode, stdout, stderr, executionTimeMs, metrics}.
+   */
+  run(cmd, options = {}) {
+    return this.#api.run(this.#id, cmd, options);
+  }
+
+  readFile(path) { return check(this.#api.readFile(this.#id, path)); }
+  readTextFile(path) { return check(this.#api.readTextFile(this.#id, path)); }
+  writeFile(path, data, options = {}) { check(this.#api.writeFile(this.#id, path, data, options)); }
+  readDir(path) { return check(this.#api.readDir(this.#id, path)); }
+  mkdir(path) { check(this.#api.mkdir(this.#id, path)); }
+  stat(path) { return check(this.#api.stat(this.#id, path)); }
+  rm(path, options = {}) { check(this.#api.rm(this.#id, path, options)); }
+  setEnv(name, value) { check(this.#api.setEnv(this.#id, name, value)); }
+  getEnv(name) { return check(this.#api.getEnv(this.#id, name)); }
+
+  /** destroy() stops running commands and frees the sandbox; it is idempotent. */
+  destroy() {
+    this.#api.destroy(this.#id);
+  }
+}
