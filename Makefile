@@ -2,6 +2,7 @@
 #   make demo    build everything and open the interactive shell
 #   make test    vet, then every test
 #   make build   build/wasmsand (the native CLI) and build/tools (guest modules)
+#   make package build/npm and the npm package tarball
 #   make bench   benchmarks
 
 GO      ?= go
@@ -9,7 +10,9 @@ BUILD   := build
 TOOLS   := $(BUILD)/tools
 GOTEST_FLAGS ?= -timeout 20m
 
-.PHONY: all build tools cli demo run test vet bench clean
+VERSION ?= 0.1.0
+
+.PHONY: all build tools cli demo run test vet bench package clean
 
 all: build
 
@@ -35,6 +38,10 @@ vet:
 
 test: vet
 	$(GO) test $(GOTEST_FLAGS) ./...
+
+# The npm package (GOOS=js core, loader, tools) in build/npm.
+package: tools
+	$(GO) run ./web/mkpackage -o $(BUILD)/npm -version $(VERSION) -tools $(TOOLS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./sandbox/... ./wasm/...
