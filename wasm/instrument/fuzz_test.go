@@ -51,5 +51,15 @@ func FuzzInstrument(f *testing.F) {
 		if err := valid(out); err != nil {
 			t.Fatalf("valid module became invalid: %v", err)
 		}
+		guarded, err := Instrument(bin, allGuards(true, 1000))
+		if err != nil {
+			if !errors.Is(err, wasm.ErrInvalidModule) {
+				t.Fatalf("error %v does not wrap ErrInvalidModule", err)
+			}
+			return
+		}
+		if err := valid(guarded); err != nil {
+			t.Fatalf("valid module became invalid with every guard: %v", err)
+		}
 	})
 }

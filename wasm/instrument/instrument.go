@@ -73,6 +73,16 @@
 // "sourceMappingURL", "external_debug_info", "reloc.*", "linking") are
 // dropped since the offsets no longer hold.
 //
+// # Determinism and snapshots
+//
+// Options.CanonicalNaN, RejectRelaxedSIMD, MaxCallDepth, CountFailedGrows
+// and ExportState make a module behave the same on every engine and let a
+// host save and restore its state (see each option). They run after fuel
+// metering and add only globals, locals, types, exports and one function
+// at the end of the function index space, so no existing index moves.
+// With all of them off the output is byte for byte what it was without
+// them.
+//
 // Instrumentation is linear in the size of the module.
 package instrument
 
@@ -103,6 +113,38 @@ type Options struct {
 	AllowImport func(module, name string) bool
 	// Fuel injects fuel metering (see the package documentation).
 	Fuel bool
+
+	// The options below make a module deterministic across engines and
+	// its state readable for snapshots; the shell leaves them off. Their
+	// instructions cost no fuel.
+
+	// CanonicalNaN follows every float operation that may produce a NaN
+	// whose bits differ between engines (arithmetic, sqrt, min, max,
+	// rounding, promote and demote, scalar and SIMD) with code replacing a
+	// NaN result by CanonicalNaN32 or CanonicalNaN64.
+	CanonicalNaN bool
+	// RejectRelaxedSIMD refuses modules using relaxed SIMD instructions,
+	// whose results differ between engines by design.
+	RejectRelaxedSIMD bool
+	// MaxCallDepth, if not 0, counts the call depth in a mutable i32
+	// global exported as DepthGlobal: every function increments it at
+	// entry, traps with unreachable when it then exceeds MaxCallDepth,
+	// and decrements it when it returns (every exit goes through a block
+	// wrapping the body; return becomes a branch out of it). The host
+	// resets the global to 0 before calling in; a trap with DepthGlobal
+	// above MaxCallDepth is a stack overflow, at the same depth on every
+	// engine. Keep it below the engine's own limit (wazero: tens of
+	// thousands of small frames) and below 1<<31.
+	MaxCallDepth uint32
+	// CountFailedGrows counts memory.grow instructions that returned -1
+	// (the module hit its memory cap) in a mutable i32 global exported as
+	// GrowFailuresGlobal. The guest still sees -1.
+	CountFailedGrows bool
+	// ExportState exports each mutable global the module defines as
+	// GlobalExportName(index), memory 0 as MemoryExport (a module with
+	// another export of that name is refused), and a function GrowFunc,
+	// so that a host can save and restore the whole state of an instance.
+	ExportState bool
 }
 
 func invalidf(format string, args ...any) error {
@@ -119,6 +161,7 @@ func Instrument(bin []byte, opts Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	ownGlobals := len(m.Globals)
 	if opts.AllowImport != nil {
 		for i := range m.Imports {
 			im := &m.Imports[i]
@@ -132,6 +175,11 @@ func Instrument(bin []byte, opts Options) ([]byte, error) {
 	}
 	if opts.Fuel {
 		if err := addFuel(m); err != nil {
+			return nil, err
+		}
+	}
+	if opts.guarded() {
+		if err := guard(m, &opts, ownGlobals); err != nil {
 			return nil, err
 		}
 	}

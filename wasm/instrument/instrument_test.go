@@ -525,6 +525,11 @@ func TestCBuild(t *testing.T) {
 			if used <= 0 {
 				t.Errorf("fuel used %d", used)
 			}
+			opts := allGuards(true, 10000)
+			opts.MemoryLimitPages = 256
+			if got, _ := runWASI(t, mustInstrument(t, bin, opts), "0"); got != want {
+				t.Errorf("output with every guard %q, original %q", got, want)
+			}
 		})
 	}
 }
