@@ -74,14 +74,22 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	}
 	s.started = s.now()
 	s.fs = vfs.New(vfs.Options{
-		MaxBytes:  opts.FSLimit,
-		MaxInodes: opts.MaxInodes,
+		MaxBytes:  1 << 30, // for the layout; see SetLimits below
+		MaxInodes: 1 << 20,
 		Clock:     s.now,
 		Random:    s.rand,
 	})
 	if err := s.layout(); err != nil {
 		return nil, fmt.Errorf("sandbox: laying out the filesystem: %w", err)
 	}
+	// The standard layout is the sandbox's, not the user's: it does not
+	// count against FSLimit and MaxInodes.
+	used, inodes := s.fs.Usage()
+	maxInodes := opts.MaxInodes
+	if maxInodes <= 0 {
+		maxInodes = vfs.DefaultMaxInodes
+	}
+	s.fs.SetLimits(opts.FSLimit+used, maxInodes+inodes)
 	env := []string{
 		"HOME=/home/user",
 		"PATH=/usr/bin:/bin",

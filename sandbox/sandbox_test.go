@@ -573,3 +573,13 @@ func TestExited(t *testing.T) {
 		t.Fatalf("after exit: %+v", res)
 	}
 }
+
+func TestLayoutOutsideQuota(t *testing.T) {
+	sb := newTest(t, Options{FSLimit: 100})
+	if res := run(t, sb, "printf '%100s' x > f; wc -c < f"); string(res.Stdout) != "100\n" {
+		t.Fatalf("100 bytes in a 100-byte sandbox: %q %q", res.Stdout, res.Stderr)
+	}
+	if res := run(t, sb, "echo more | cat >> f"); res.ExitCode == 0 {
+		t.Fatal("wrote past FSLimit")
+	}
+}
