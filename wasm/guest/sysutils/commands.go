@@ -1,0 +1,83 @@
+package main
+
+import (
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/basename"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/basenc"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/bc"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/chmod"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/chown"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/cksum"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/date"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/df"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/dirname"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/du"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/env"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/expr"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/file"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/hashsum"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/hexdump"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/hostname"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/id"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/install"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/ln"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/mktemp"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/nproc"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/od"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/readlink"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/realpath"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/rmdir"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/stat"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/strings"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/test"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/timeout"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/truncate"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/uname"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/which"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/xxd"
+)
+
+// Commands maps each command name to its entry point.
+var Commands = map[string]tool.MainFunc{
+	"bc":      bc.Main,
+	"file":    file.Main,
+	"hexdump": hexdump.Main, "hd": hexdump.Canonical,
+	"xxd":       xxd.Main,
+	"timeout":   timeout.Main,
+	"strings":   strings.Main,
+	"od":        od.Main,
+	"date":      date.Main,
+	"base32":    basenc.Base32,
+	"base64":    basenc.Base64,
+	"chmod":     chmod.Main,
+	"chown":     chown.Main,
+	"cksum":     cksum.Main,
+	"df":        df.Main,
+	"du":        du.Main,
+	"install":   install.Main,
+	"md5sum":    hashsum.Md5sum,
+	"sha1sum":   hashsum.Sha1sum,
+	"sha256sum": hashsum.Sha256sum,
+	"sha512sum": hashsum.Sha512sum,
+	"stat":      stat.Main,
+	"[":         test.Bracket,
+	"basename":  basename.Main,
+	"dirname":   dirname.Main,
+	"env":       env.Main,
+	"expr":      expr.Main,
+	"hostname":  hostname.Main,
+	"id":        id.Main,
+	"ln":        ln.Main,
+	"mktemp":    mktemp.Main,
+	"nproc":     nproc.Main,
+	"printenv":  printenv.Main,
+	"readlink":  readlink.Main,
+	"realpath":  realpath.Main,
+	"rmdir":     rmdir.Main,
+	"test":      test.Main,
+	"truncate":  truncate.Main,
+	"uname":     uname.Main,
+	"whoami":    id.Whoami,
+	"which":     which.Main,
+}
