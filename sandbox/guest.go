@@ -234,10 +234,19 @@ func firstLine(s string) string {
 }
 
 // guestEnv lists the exported variables as KEY=VALUE, with PWD current.
+//
+// The interpreter's environment may list a name more than once (a variable
+// and the value it shadows); each name appears once, with the value the
+// shell itself sees.
 func guestEnv(env expand.Environ, dir string) []string {
 	var out []string
-	env.Each(func(name string, vr expand.Variable) bool {
-		if vr.Exported && vr.IsSet() && name != "PWD" {
+	seen := map[string]bool{"PWD": true}
+	env.Each(func(name string, _ expand.Variable) bool {
+		if seen[name] {
+			return true
+		}
+		seen[name] = true
+		if vr := env.Get(name); vr.Exported && vr.IsSet() {
 			out = append(out, name+"="+vr.String())
 		}
 		return true

@@ -583,3 +583,19 @@ func TestLayoutOutsideQuota(t *testing.T) {
 		t.Fatal("wrote past FSLimit")
 	}
 }
+
+func TestGuestEnvironment(t *testing.T) {
+	sb := newTest(t, Options{})
+	for cmd, want := range map[string]string{
+		"export PATH=/x:$PATH; printenv PATH; export PATH=/usr/bin:/bin": "/x:/usr/bin:/bin\n",
+		"PATH=/y:$PATH printenv PATH":                                    "/y:/usr/bin:/bin\n",
+		"export HOME=/tmp; printenv HOME; export HOME=/home/user":        "/tmp\n",
+		"export Z=2; printenv Z; bash -c 'echo $Z'":                      "2\n2\n",
+		"NOTEXPORTED=1; printenv NOTEXPORTED || echo none":               "none\n",
+		"cd /tmp; printenv PWD":                                          "/tmp\n",
+	} {
+		if res := run(t, sb, cmd); string(res.Stdout) != want {
+			t.Errorf("%q: got %q (stderr %q), want %q", cmd, res.Stdout, res.Stderr, want)
+		}
+	}
+}

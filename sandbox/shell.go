@@ -324,13 +324,7 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) error 
 		fmt.Fprintf(hc.Stderr, "%s: %v\n", name, err)
 		return interp.ExitStatus(1)
 	}
-	var env []string
-	hc.Env.Each(func(k string, vr expand.Variable) bool {
-		if vr.Exported && vr.IsSet() {
-			env = append(env, k+"="+vr.String())
-		}
-		return true
-	})
+	env := guestEnv(hc.Env, hc.Dir)
 	rparams := append(append([]string{}, opts...), "--")
 	rparams = append(rparams, params...)
 	r, err := s.newRunner(expand.ListEnviron(env...), hc.Dir, hc.Stdin, hc.Stdout, hc.Stderr, rparams...)
