@@ -599,3 +599,21 @@ func TestGuestEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutCommand checks that a guest keeps running its own timers
+// while it waits for a child (the timeout tool).
+func TestTimeoutCommand(t *testing.T) {
+	sb := newTest(t, Options{})
+	run(t, sb, "timeout 1 true") // compile outside the timing
+	start := time.Now()
+	res := run(t, sb, "timeout 0.2 sleep 5; echo $?")
+	if string(res.Stdout) != "124\n" {
+		t.Fatalf("timeout 0.2 sleep 5: %q %q", res.Stdout, res.Stderr)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("timeout took %v", took)
+	}
+	if res := run(t, sb, "timeout 5 sh -c 'exit 3'; echo $?"); string(res.Stdout) != "3\n" {
+		t.Errorf("exit status through timeout: %q", res.Stdout)
+	}
+}

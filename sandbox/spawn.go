@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -21,6 +21,8 @@ import (
 //
 //	proc_spawn(argv, argv_len, env, env_len, dir, dir_len, stdin, stdout, stderr: i32, pid_out: i32) -> errno
 //	proc_wait(pid, status_out: i32) -> errno     blocks until pid ends; status is its exit code
+//	proc_wait_timeout(pid: i32, ns: i64, status_out: i32) -> errno
+//	                                              proc_wait for at most ns nanoseconds: EAGAIN if pid still runs
 //	proc_kill(pid: i32) -> errno                  ends pid (it exits with status 143)
 //	fd_pipe(fds_out: i32) -> errno                a pipe: read fd, then write fd
 //
@@ -32,7 +34,7 @@ const spawnModule = "wasmsand"
 
 // spawnFuncs are the guest-callable functions of spawnModule.
 var spawnFuncs = map[string]bool{
-	"proc_spawn": true, "proc_wait": true, "proc_kill": true, "fd_pipe": true,
+	"proc_spawn": true, "proc_wait": true, "proc_wait_timeout": true, "proc_kill": true, "fd_pipe": true,
 	"path_chmod": true, "path_mode": true, "fs_usage": true,
 }
 
@@ -56,6 +58,7 @@ func spawnHostFuncs() []wasm.HostFunc {
 	return []wasm.HostFunc{
 		{Name: "proc_spawn", Params: []wasm.ValueType{i32, i32, i32, i32, i32, i32, i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: procSpawn},
 		{Name: "proc_wait", Params: []wasm.ValueType{i32, i32}, Results: []wasm.ValueType{i32}, Fn: procWait},
+		{Name: "proc_wait_timeout", Params: []wasm.ValueType{i32, wasm.I64, i32}, Results: []wasm.ValueType{i32}, Fn: procWaitTimeout},
 		{Name: "proc_kill", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: procKill},
 		{Name: "fd_pipe", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: fdPipe},
 	}
@@ -193,26 +196,44 @@ func (g *guestProc) child(pid int32) *child {
 }
 
 func procWait(ctx context.Context, mem wasm.Memory, stack []uint64) {
+	waitChild(ctx, mem, stack, int32(stack[0]), -1, uint32(stack[1]))
+}
+
+func procWaitTimeout(ctx context.Context, mem wasm.Memory, stack []uint64) {
+	waitChild(ctx, mem, stack, int32(stack[0]), time.Duration(stack[1]), uint32(stack[2]))
+}
+
+// waitChild waits for pid to end, at most d unless d is negative, and
+// stores its status at statusPtr.
+func waitChild(ctx context.Context, mem wasm.Memory, stack []uint64, pid int32, d time.Duration, statusPtr uint32) {
 	g, _ := ctx.Value(guestKey{}).(*guestProc)
 	if g == nil {
 		errnoResult(stack, vfs.ENOTSUP)
 		return
 	}
-	pid := int32(stack[0])
 	c := g.child(pid)
 	if c == nil {
 		errnoResult(stack, vfs.Errno(12)) // ECHILD
 		return
 	}
+	var expired <-chan time.Time
+	if d >= 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		expired = t.C
+	}
 	select {
 	case <-c.done:
+	case <-expired:
+		errnoResult(stack, vfs.EAGAIN)
+		return
 	case <-ctx.Done():
 		panic(context.Cause(ctx))
 	}
 	g.kids.mu.Lock()
 	delete(g.kids.m, pid)
 	g.kids.mu.Unlock()
-	if !mem.WriteUint32Le(uint32(stack[1]), c.status) {
+	if !mem.WriteUint32Le(statusPtr, c.status) {
 		errnoResult(stack, efault)
 		return
 	}

@@ -5,15 +5,22 @@ package proc
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
 //go:wasmimport wasmsand proc_spawn
 func procSpawn(argv unsafe.Pointer, argvLen uint32, env unsafe.Pointer, envLen uint32, dir unsafe.Pointer, dirLen uint32, stdin, stdout, stderr uint32, pid unsafe.Pointer) uint32
 
-//go:wasmimport wasmsand proc_wait
-func procWait(pid int32, status unsafe.Pointer) uint32
+//go:wasmimport wasmsand proc_wait_timeout
+func procWaitTimeout(pid int32, ns int64, status unsafe.Pointer) uint32
+
+// waitSlice is how long one host wait lasts before the guest's own
+// goroutines (timers, as in timeout) get a turn: a host call blocks the
+// whole single-threaded guest.
+const waitSlice = 10 * time.Millisecond
 
 //go:wasmimport wasmsand proc_kill
 func procKill(pid int32) uint32
@@ -59,13 +66,20 @@ func Start(argv, env []string, dir string, stdin, stdout, stderr *os.File) (*Pro
 	return nil, fmt.Errorf("starting %s: %w", argv[0], syscall.Errno(en))
 }
 
-// Wait waits for the process to end and returns its exit status.
+// Wait waits for the process to end and returns its exit status. Other
+// goroutines of the caller keep running while it waits.
 func (p *Process) Wait() (int, error) {
 	var status uint32
-	if en := procWait(p.pid, unsafe.Pointer(&status)); en != 0 {
-		return 0, syscall.Errno(en)
+	for {
+		switch en := procWaitTimeout(p.pid, int64(waitSlice), unsafe.Pointer(&status)); en {
+		case 0:
+			return int(status), nil
+		case uint32(syscall.EAGAIN):
+			runtime.Gosched()
+		default:
+			return 0, syscall.Errno(en)
+		}
 	}
-	return int(status), nil
 }
 
 // Kill ends the process; Wait then reports status 143.
