@@ -1,0 +1,6 @@
+//go:build !unix
+
+package sandbox
+
+// cpuTime cannot be read here.
+func cpuTime() int64 { return -1 }

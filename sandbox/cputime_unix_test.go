@@ -1,0 +1,14 @@
+//go:build unix
+
+package sandbox
+
+import "syscall"
+
+// cpuTime is the process's user plus system CPU time in nanoseconds.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return -1
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
