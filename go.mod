@@ -4,6 +4,8 @@ go 1.26.8
 
 require (
 	github.com/benhoyt/goawk v1.31.0
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/hack-pad/safejs v0.1.0
 	github.com/itchyny/gojq v0.12.20
 	github.com/tetratelabs/wazero v1.12.0
@@ -11,6 +13,7 @@ require (
 )
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/term v0.45.0 // indirect

@@ -22,8 +22,9 @@ import (
 // host.ready(api). host.SandboxError must be the loader's error class,
 // constructed as new SandboxError(code, message).
 //
-// api has create(options) → Promise<id>, info() → {engine, jspi,
-// version, goVersion}, and one function per Sandbox method taking the id
+// api has create(options) → Promise<id>, info() → {engine, jspi, mode,
+// version, goVersion} (mode is "jspi", or "sequential" when guests run one
+// at a time to their end because the host lacks JSPI), and one function per Sandbox method taking the id
 // first: run(id, cmd, opts) → Promise, readFile, readTextFile, writeFile,
 // readDir, mkdir, stat, rm, setEnv, getEnv, destroy. Synchronous ones
 // return a SandboxError instance instead of throwing (a Go callback cannot
@@ -146,9 +147,14 @@ func (a *api) goPromise(fn func() (any, error)) js.Value {
 }
 
 func (a *api) info(args []js.Value) any {
+	mode := "jspi"
+	if !HasJSPI() {
+		mode = "sequential"
+	}
 	return map[string]any{
 		"engine":    "js",
 		"jspi":      HasJSPI(),
+		"mode":      mode,
 		"version":   a.version,
 		"goVersion": runtime.Version(),
 	}
@@ -220,11 +226,11 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 	}
 	if t := o.Get("tools"); !t.IsUndefined() && !t.IsNull() {
 		if t.Type() != js.TypeObject {
-			return opts, argErrorf("Sandbox.create: options.tools must map file names to Uint8Array")
+			return opts, argErrorf("Sandbox.create: options.tools must map file names to Uint8Array (or to functions that load one)")
 		}
 		tfs, bad := newToolsFS(t)
 		if bad != "" {
-			return opts, argErrorf("Sandbox.create: options.tools[%q] must be a Uint8Array or ArrayBuffer under a plain file name", bad)
+			return opts, argErrorf("Sandbox.create: options.tools[%q] must be a Uint8Array, ArrayBuffer or a function returning a Promise of one, under a plain file name", bad)
 		}
 		opts.Tools = tfs
 	}
@@ -444,11 +450,11 @@ func (w *jsWriter) flush() {
 	}
 }
 
-// call invokes the callback; what it throws is ignored, as a failing
-// listener must not break the command.
+// call queues the callback: it runs from a microtask, never inside a
+// guest's host call (see hostcall.go), and what it throws is ignored, as
+// a failing listener must not break the command.
 func (w *jsWriter) call(s string) {
-	defer func() { _ = recover() }()
-	w.fn.Invoke(s)
+	glue().deliver.Invoke(w.fn, s)
 }
 
 // sync runs fn on a sandbox for a synchronous method.

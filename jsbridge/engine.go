@@ -8,11 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
-	"time"
 
 	"github.com/hack-pad/safejs"
 
@@ -29,30 +28,37 @@ type hostFunc struct {
 // Engine runs guest modules on the host's WebAssembly. It implements
 // wasm.Engine. Compiled modules are shared by every Engine in the
 // process, keyed by the SHA-256 of their bytes.
+//
+// With JSPI, guests run on the event loop and suspend in host calls that
+// wait. Without it (Synchronous reports true) each guest runs to its end
+// inside one call from Go, and a host call that waits holds the whole
+// JavaScript thread: the sandbox must then hand guests input that is
+// already complete (see RATIONALE.md).
 type Engine struct {
-	funcs    []hostFunc
-	index    map[[2]string]int // {module, name} → index in funcs
-	dispatch js.Func           // the one callback behind every import
+	funcs []hostFunc
+	index map[[2]string]int // {module, name} → index in funcs
+	jspi  bool
 
-	mu        sync.Mutex
-	instances map[int]*instance // live instances by id
-	nextID    int
-	closed    bool
+	mu     sync.Mutex
+	closed bool
 }
 
 var _ wasm.Engine = (*Engine)(nil)
 
-// NewEngine makes an engine whose guests may import hostModules. It fails
-// with ErrNoJSPI when the host lacks JSPI.
+// NewEngine makes an engine whose guests may import hostModules. It uses
+// JSPI when the host has it and runs guests synchronously otherwise.
 func NewEngine(hostModules []wasm.HostModule) (*Engine, error) {
-	if !HasJSPI() {
-		return nil, ErrNoJSPI
+	if g := glue(); g.err != nil {
+		return nil, g.err
 	}
-	e := &Engine{index: map[[2]string]int{}, instances: map[int]*instance{}}
+	e := &Engine{index: map[[2]string]int{}, jspi: HasJSPI()}
 	for _, hm := range hostModules {
 		for _, hf := range hm.Funcs {
 			if hf.Fn == nil {
 				return nil, fmt.Errorf("jsbridge: host function %s.%s has no Fn", hm.Name, hf.Name)
+			}
+			if len(hf.Results) > 1 {
+				return nil, fmt.Errorf("jsbridge: host function %s.%s has %d results; at most one is supported", hm.Name, hf.Name, len(hf.Results))
 			}
 			for _, t := range slices.Concat(hf.Params, hf.Results) {
 				switch t {
@@ -61,12 +67,41 @@ func NewEngine(hostModules []wasm.HostModule) (*Engine, error) {
 					return nil, fmt.Errorf("jsbridge: host function %s.%s: unsupported value type 0x%x", hm.Name, hf.Name, byte(t))
 				}
 			}
+			if slots(hf.Params) > maxSlots {
+				return nil, fmt.Errorf("jsbridge: host function %s.%s has too many parameters", hm.Name, hf.Name)
+			}
 			e.index[[2]string{hm.Name, hf.Name}] = len(e.funcs)
 			e.funcs = append(e.funcs, hostFunc{hm.Name, hf})
 		}
 	}
-	e.dispatch = js.FuncOf(e.hostCall)
 	return e, nil
+}
+
+// Synchronous reports whether guests run to their end inside one call
+// (the host has no JSPI), so a host call that waits stalls every guest.
+func (e *Engine) Synchronous() bool { return !e.jspi }
+
+// slots counts the float64 slots params take in wasmsand_hostcall.
+func slots(params []wasm.ValueType) int {
+	n := len(params)
+	for _, t := range params {
+		if t == wasm.I64 {
+			n++
+		}
+	}
+	return n
+}
+
+// signature encodes a host function's type for glueSource's maker.
+func signature(hf *wasm.HostFunc) (params string, kind int) {
+	b := make([]byte, len(hf.Params))
+	for k, t := range hf.Params {
+		b[k] = map[wasm.ValueType]byte{wasm.I32: 'i', wasm.I64: 'I', wasm.F32: 'f', wasm.F64: 'F'}[t]
+	}
+	if len(hf.Results) == 1 {
+		kind = map[wasm.ValueType]int{wasm.I32: 1, wasm.I64: 2, wasm.F32: 3, wasm.F64: 4}[hf.Results[0]]
+	}
+	return string(b), kind
 }
 
 // EngineFactory adapts NewEngine to sandbox.EngineFactory.
@@ -104,6 +139,7 @@ type compileEntry struct {
 }
 
 var (
+	compiles     atomic.Int64 // modules compiled, for tests
 	compileMu    sync.Mutex
 	compileCache = map[[32]byte]*compileEntry{}
 )
@@ -122,7 +158,7 @@ func (e *Engine) Compile(ctx context.Context, bin []byte) (wasm.Module, error) {
 		compileCache[sum] = ce
 	}
 	compileMu.Unlock()
-	ce.once.Do(func() { ce.c, ce.err = compile(bin) })
+	ce.once.Do(func() { ce.c, ce.err = compile(bin, !e.jspi && nested.depth() > 0) })
 	if ce.err != nil {
 		return nil, ce.err
 	}
@@ -134,7 +170,12 @@ func (e *Engine) Compile(ctx context.Context, bin []byte) (wasm.Module, error) {
 	return &module{e: e, c: ce.c}, nil
 }
 
-func compile(bin []byte) (*compiled, error) {
+// compile decodes and compiles bin. sync compiles with new
+// WebAssembly.Module, for callers that cannot wait for a Promise (a
+// guest's host call without JSPI); browsers refuse it for large modules on
+// their main thread.
+func compile(bin []byte, sync bool) (*compiled, error) {
+	compiles.Add(1)
 	m, err := binary.Decode(bin)
 	if err != nil {
 		return nil, err
@@ -168,8 +209,15 @@ func compile(bin []byte) (*compiled, error) {
 	}
 	slices.Sort(c.exports)
 
-	mod, err := await(jsWebAssembly.Call("compile", bytesToJS(bin)))
-	runtime.KeepAlive(bin)
+	var mod js.Value
+	if sync {
+		var v safejs.Value
+		if v, err = safejs.Safe(jsWebAssembly.Get("Module")).New(safejs.Safe(bytesToJS(bin))); err == nil {
+			mod = safejs.Unsafe(v)
+		}
+	} else {
+		mod, err = await(jsWebAssembly.Call("compile", bytesToJS(bin)))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", wasm.ErrInvalidModule, err)
 	}
@@ -198,6 +246,24 @@ var errEngineClosed = errors.New("jsbridge: engine is closed")
 type module struct {
 	e *Engine
 	c *compiled
+
+	specsOnce sync.Once
+	specs     js.Value // import specs for glueSource's makeImports
+}
+
+// importSpecs lists [module, name, funcIndex, params, kind] for every
+// import, in a JavaScript array made once per module.
+func (m *module) importSpecs() js.Value {
+	m.specsOnce.Do(func() {
+		specs := make([]any, len(m.c.imports))
+		for k, imp := range m.c.imports {
+			idx := m.e.index[[2]string{imp.Module, imp.Name}]
+			params, kind := signature(&m.e.funcs[idx].HostFunc)
+			specs[k] = []any{imp.Module, imp.Name, idx, params, kind}
+		}
+		m.specs = js.ValueOf(specs)
+	})
+	return m.specs
 }
 
 // Exports lists the exported function names, sorted.
@@ -210,28 +276,16 @@ func (m *module) Close(context.Context) error { return nil }
 // functions with this instance's memory and the ctx of its current Call.
 func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 	e := m.e
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
+	if e.isClosed() {
 		return nil, errEngineClosed
 	}
-	e.nextID++
-	i := &instance{e: e, c: m.c, id: e.nextID, ctx: ctx}
-	e.instances[i.id] = i
-	e.mu.Unlock()
+	i := &instance{e: e, c: m.c, ctx: ctx}
+	registerInstance(i)
+	made := glue().makeImports.Invoke(i.id, m.importSpecs(), e.jspi)
+	imports, box := made.Get("imports"), made.Get("box")
 
-	suspending := jsWebAssembly.Get("Suspending")
-	imports := jsObject.New()
-	for _, imp := range m.c.imports {
-		ns := imports.Get(imp.Module)
-		if ns.IsUndefined() {
-			ns = jsObject.New()
-			imports.Set(imp.Module, ns)
-		}
-		idx := e.index[[2]string{imp.Module, imp.Name}]
-		bound := e.dispatch.Call("bind", js.Null(), i.id, idx)
-		ns.Set(imp.Name, suspending.New(bound))
-	}
+	// A start function runs inside the constructor, a call from Go.
+	nested.push(i)
 	v, err := safejs.Safe(jsWebAssembly).Get("Instance")
 	if err == nil {
 		var inst safejs.Value
@@ -240,7 +294,8 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 			i.inst = safejs.Unsafe(inst)
 		}
 	}
-	if err != nil {
+	nested.pop(i)
+	if err != nil && !i.hostErrSet() {
 		// Hosts may refuse synchronous instantiation (browsers, on the
 		// main thread, for large modules): fall back to the async form.
 		var r js.Value
@@ -258,147 +313,10 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 	}
 	i.exports = i.inst.Get("exports")
 	if mem := i.exports.Get("memory"); mem.Type() == js.TypeObject && mem.InstanceOf(jsWebAssembly.Get("Memory")) {
-		i.mem = &memory{mem: mem, stale: true}
+		i.mem = &memory{mem: mem, size: -1}
+		box.Set("mem", mem)
 	}
 	return i, nil
-}
-
-// yieldInterval is how long guests may run, counting host calls that
-// finish at once, before a host call gives the event loop a turn.
-const yieldInterval = 10 * time.Millisecond
-
-var (
-	lastYield = time.Now()
-	// setImmediate is Node's cheapest way to run a callback after the
-	// event loop's pending work; elsewhere setTimeout(fn, 0) does.
-	setImmediate = jsGlobal.Get("setImmediate")
-	setTimeout   = jsGlobal.Get("setTimeout")
-)
-
-// later calls fn(arg) from a macrotask, after the event loop's pending
-// work.
-func later(fn, arg js.Value) {
-	if setImmediate.Type() == js.TypeFunction {
-		setImmediate.Invoke(fn, arg)
-		return
-	}
-	setTimeout.Invoke(fn, 0, arg)
-}
-
-// hostCall is the callback behind every import: args are the instance
-// id, the function index (both bound at instantiation) and the guest's
-// arguments. It never blocks: the host function runs on a goroutine and,
-// unless it finishes during one scheduler pass, the guest suspends on a
-// Promise the goroutine settles.
-func (e *Engine) hostCall(_ js.Value, args []js.Value) any {
-	e.mu.Lock()
-	i := e.instances[args[0].Int()]
-	e.mu.Unlock()
-	if i == nil {
-		return jsPromise.Call("reject", jsGlobal.Get("Error").New("wasmsand: host call from a closed instance"))
-	}
-	hf := &e.funcs[args[1].Int()]
-	c := &call{i: i, hf: hf}
-	n := max(len(hf.Params), len(hf.Results))
-	if n <= len(c.small) {
-		c.stack = c.small[:n]
-	} else {
-		c.stack = make([]uint64, n)
-	}
-	for k, t := range hf.Params {
-		c.stack[k] = fromJS(t, args[2+k])
-	}
-	if i.mem != nil {
-		i.mem.stale = true
-	}
-	if i.hostErrSet() {
-		// The guest already ended (for example it caught our exception);
-		// keep unwinding it.
-		return jsPromise.Call("reject", jsGlobal.Get("Error").New("wasmsand: guest ended"))
-	}
-
-	go c.run()
-	runtime.Gosched()
-
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.done && time.Since(lastYield) < yieldInterval {
-		return c.result()
-	}
-	c.d = newDeferred()
-	if c.done {
-		c.settle()
-	}
-	return c.d.promise
-}
-
-// call is one host function call in flight.
-type call struct {
-	i     *instance
-	hf    *hostFunc
-	stack []uint64
-	small [4]uint64
-	err   error // the host function's panic
-
-	mu   sync.Mutex
-	done bool
-	d    deferred // set when the guest waits on a Promise
-}
-
-// run runs the host function; it is the call's own goroutine.
-func (c *call) run() {
-	defer func() {
-		if r := recover(); r != nil {
-			err, ok := r.(error)
-			if !ok {
-				err = fmt.Errorf("jsbridge: host function %s.%s panicked: %v", c.hf.module, c.hf.Name, r)
-			}
-			c.err = err
-			c.i.setHostErr(err)
-		}
-		c.mu.Lock()
-		c.done = true
-		if !c.d.promise.IsUndefined() {
-			c.settle()
-		}
-		c.mu.Unlock()
-	}()
-	c.hf.Fn(c.i.callCtx(), c.i.Memory(), c.stack)
-}
-
-// result is the JavaScript value the import returns: its result, or a
-// rejected Promise that unwinds the guest.
-func (c *call) result() any {
-	if c.err != nil {
-		return jsPromise.Call("reject", errUnwind)
-	}
-	switch len(c.hf.Results) {
-	case 0:
-		return nil
-	case 1:
-		return toJS(c.hf.Results[0], c.stack[0])
-	}
-	out := make([]any, len(c.hf.Results))
-	for k, t := range c.hf.Results {
-		out[k] = toJS(t, c.stack[k])
-	}
-	return out
-}
-
-// settle resolves or rejects c.d, giving the event loop a turn first if
-// guests have run for yieldInterval without one.
-func (c *call) settle() {
-	if c.err != nil {
-		c.d.reject.Invoke(errUnwind)
-		return
-	}
-	v := c.result()
-	if time.Since(lastYield) >= yieldInterval {
-		lastYield = time.Now()
-		later(c.d.resolve, js.ValueOf(v))
-		return
-	}
-	c.d.resolve.Invoke(v)
 }
 
 // errUnwind is thrown into a guest whose host function ended it; the

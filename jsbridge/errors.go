@@ -14,12 +14,6 @@ import (
 
 // This file holds what needs no JavaScript, so it is tested natively.
 
-// ErrNoJSPI is returned by NewEngine when the host's WebAssembly lacks
-// JSPI.
-var ErrNoJSPI = errors.New("jsbridge: this JavaScript engine has no JSPI " +
-	"(WebAssembly.Suspending and WebAssembly.promising); use Node ≥ 24.20 " +
-	"or Chromium ≥ 137 (running without JSPI is not implemented yet)")
-
 // Stable error codes for SandboxError.code.
 const (
 	codeInvalidArgument = "INVALID_ARGUMENT"
@@ -27,7 +21,6 @@ const (
 	codeBusy            = "EBUSY"
 	codeAborted         = "ABORTED"
 	codeInvalidModule   = "INVALID_MODULE"
-	codeNoJSPI          = "NO_JSPI"
 	codeInternal        = "INTERNAL"
 )
 
@@ -57,8 +50,6 @@ func errCode(err error) string {
 		return codeClosed
 	case errors.Is(err, errAborted):
 		return codeAborted
-	case errors.Is(err, ErrNoJSPI):
-		return codeNoJSPI
 	case errors.Is(err, wasm.ErrInvalidModule):
 		return codeInvalidModule
 	case errors.As(err, &errno):

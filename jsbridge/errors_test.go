@@ -23,7 +23,6 @@ func TestErrCode(t *testing.T) {
 		{fs.ErrPermission, "EACCES"},
 		{sandbox.ErrClosed, "CLOSED"},
 		{fmt.Errorf("x: %w", wasm.ErrInvalidModule), "INVALID_MODULE"},
-		{ErrNoJSPI, "NO_JSPI"},
 		{errAborted, "ABORTED"},
 		{argErrorf("bad"), "INVALID_ARGUMENT"},
 		{&busyError{}, "EBUSY"},

@@ -20,7 +20,7 @@ import (
 type instance struct {
 	e       *Engine
 	c       *compiled
-	id      int
+	id      int32
 	inst    js.Value // WebAssembly.Instance
 	exports js.Value
 	mem     *memory // nil without an exported "memory"
@@ -83,7 +83,10 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 	}
 	fn, ok := i.promising[name]
 	if !ok {
-		fn = jsWebAssembly.Call("promising", i.exports.Get(name))
+		fn = i.exports.Get(name)
+		if i.e.jspi {
+			fn = jsWebAssembly.Call("promising", fn)
+		}
 		if i.promising == nil {
 			i.promising = map[string]js.Value{}
 		}
@@ -104,12 +107,24 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 		args[k] = toJS(wasm.ValueType(t), params[k])
 	}
 	var res js.Value
-	p, err := safejs.Safe(fn).Invoke(args...)
-	if err == nil {
-		res, err = await(safejs.Unsafe(p))
+	var err error
+	if i.e.jspi {
+		// The guest starts from a microtask, never inside this call:
+		// see hostcall.go.
+		res, err = await(glue().start.Invoke(fn, args))
+	} else {
+		nested.push(i)
+		var r safejs.Value
+		r, err = safejs.Safe(i.exports.Get(name)).Invoke(toSafe(args)...)
+		nested.pop(i)
+		res = safejs.Unsafe(r)
+		var je js.Error
+		if errors.As(err, &je) {
+			err = &jsError{je.Value}
+		}
 	}
 	if i.mem != nil {
-		i.mem.stale = true
+		i.mem.size = -1
 	}
 	if herr := i.takeHostErr(); herr != nil {
 		return nil, herr
@@ -194,9 +209,7 @@ func (i *instance) forget() {
 	i.closed = true
 	i.promising, i.globals = nil, nil
 	i.mu.Unlock()
-	i.e.mu.Lock()
-	delete(i.e.instances, i.id)
-	i.e.mu.Unlock()
+	unregisterInstance(i)
 }
 
 // trapFrom turns an exception that ended a guest into a *wasm.Trap when it
@@ -222,37 +235,38 @@ func trapFrom(err error) error {
 }
 
 // memory is a guest's WebAssembly.Memory. Views over its buffer are
-// rebuilt when the guest may have grown it, since growth detaches the old
-// buffer.
+// rebuilt when the guest has grown it, since growth detaches the old
+// buffer; JavaScript passes the buffer's length with every host call.
 type memory struct {
-	mem   js.Value // WebAssembly.Memory
-	buf   js.Value // the ArrayBuffer the views cover
-	u8    js.Value // Uint8Array over buf
-	dv    js.Value // DataView over buf
-	size  uint64
-	stale bool // the guest ran since the views were checked
+	mem  js.Value // WebAssembly.Memory
+	u8   js.Value // Uint8Array over the buffer
+	dv   js.Value // DataView over the buffer
+	size int64    // byte length of the buffer the views cover; -1: unknown
 }
 
 var _ wasm.Memory = (*memory)(nil)
 
+// note records the buffer length JavaScript saw at a host call (-1 when
+// it could not tell): the views are rebuilt if it changed.
+func (m *memory) note(size float64) {
+	if size < 0 || int64(size) != m.size {
+		m.size = -1
+	}
+}
+
 func (m *memory) refresh() {
-	if !m.stale {
+	if m.size >= 0 {
 		return
 	}
-	m.stale = false
 	b := m.mem.Get("buffer")
-	if b.Equal(m.buf) {
-		return
-	}
-	m.buf = b
 	m.u8 = jsUint8Array.New(b)
 	m.dv = jsDataView.New(b)
-	m.size = uint64(b.Get("byteLength").Float())
+	m.size = int64(b.Get("byteLength").Float())
 }
 
 func (m *memory) inBounds(offset, n uint32) bool {
 	m.refresh()
-	return uint64(offset)+uint64(n) <= m.size
+	return int64(offset)+int64(n) <= m.size
 }
 
 // Size is the memory's size in bytes (at most math.MaxUint32).

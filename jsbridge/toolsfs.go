@@ -3,6 +3,7 @@
 package jsbridge
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"slices"
@@ -11,15 +12,18 @@ import (
 )
 
 // toolsFS is a flat, read-only fs.FS over a JavaScript object mapping file
-// names to Uint8Array (or ArrayBuffer) contents. Bytes are copied into Go
-// only when a file is read, so tools that never run cost nothing.
+// names to Uint8Array (or ArrayBuffer) contents, or to functions returning
+// a Promise of them. Bytes are copied into Go only when a file is read,
+// and a function is called only then, so tools that never run cost
+// nothing: the browser loader passes functions that fetch the module on
+// first use.
 type toolsFS struct {
-	files map[string]js.Value // name → Uint8Array
+	files map[string]js.Value // name → Uint8Array or loader function
 	names []string            // sorted
 }
 
 // newToolsFS snapshots obj's own enumerable properties. It reports the
-// first value that is not bytes.
+// first value that is neither bytes nor a function.
 func newToolsFS(obj js.Value) (*toolsFS, string) {
 	t := &toolsFS{files: map[string]js.Value{}}
 	keys := jsObject.Call("keys", obj)
@@ -30,6 +34,7 @@ func newToolsFS(obj js.Value) (*toolsFS, string) {
 		case v.InstanceOf(jsUint8Array):
 		case v.InstanceOf(jsArrayBuffer):
 			v = jsUint8Array.New(v)
+		case v.Type() == js.TypeFunction:
 		default:
 			return nil, name
 		}
@@ -43,23 +48,57 @@ func newToolsFS(obj js.Value) (*toolsFS, string) {
 	return t, ""
 }
 
+// ReadFile returns a copy of the file's bytes. For a loader function it
+// awaits the function's Promise, so it must not be called from a js.FuncOf
+// callback (the sandbox reads tools on its own goroutines).
 func (t *toolsFS) ReadFile(name string) ([]byte, error) {
 	v, ok := t.files[name]
 	if !ok {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if v.Type() == js.TypeFunction {
+		var err error
+		if v, err = loadTool(v, name); err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
 	}
 	b := make([]byte, v.Length())
 	js.CopyBytesToGo(b, v)
 	return b, nil
 }
 
+// loadTool calls a loader function and awaits the bytes it gives.
+func loadTool(fn js.Value, name string) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the function threw
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	if v, err = await(jsPromise.Call("resolve", fn.Invoke(name))); err != nil {
+		return v, err
+	}
+	switch {
+	case v.InstanceOf(jsUint8Array):
+	case v.InstanceOf(jsArrayBuffer):
+		v = jsUint8Array.New(v)
+	default:
+		return v, fmt.Errorf("the tool loader gave %s, not a Uint8Array or ArrayBuffer", jsString(v))
+	}
+	return v, nil
+}
+
+// ReadDir lists the files; a file not loaded yet has size 0.
 func (t *toolsFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if name != "." {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
 	}
 	out := make([]fs.DirEntry, len(t.names))
 	for k, n := range t.names {
-		out[k] = toolInfo{name: n, size: int64(t.files[n].Length())}
+		var size int64
+		if v := t.files[n]; v.Type() != js.TypeFunction {
+			size = int64(v.Length())
+		}
+		out[k] = toolInfo{name: n, size: size}
 	}
 	return out, nil
 }

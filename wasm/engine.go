@@ -58,6 +58,14 @@ type HostFunc struct {
 	Params  []ValueType
 	Results []ValueType
 	Fn      HostFn
+	// NonBlocking promises that Fn never waits: it sends or receives on
+	// no channel, sleeps on no timer, waits for no other goroutine (no
+	// sync.Cond, WaitGroup or runtime.Gosched) and holds locks only
+	// briefly, so it finishes using the CPU alone. An engine that cannot
+	// park a guest cheaply (under GOOS=js, a host call that may block
+	// costs a trip through the event loop) runs such a function directly
+	// on the guest's call. The zero value, false, means Fn may block.
+	NonBlocking bool
 }
 
 // HostModule is a named group of host functions guests may import.

@@ -8,6 +8,7 @@
 //	wasmsand [flags] -c 'command' [args...]
 //	wasmsand [flags] script.sh [args...]
 //	wasmsand [flags]                        (interactive shell)
+//	wasmsand serve [--addr HOST:PORT] [--dir DIR]  (serve the browser demo)
 //
 // Run "wasmsand --help" for the flags.
 package main
@@ -54,6 +55,8 @@ Usage:
   wasmsand [flags] SCRIPT [ARGS...]         run a script file read from the host
   wasmsand [flags]                          interactive shell (type 'exit' to leave);
                                             with piped input, runs the lines without prompts
+  wasmsand serve [--addr A] [--dir DIR]     serve the browser demo over HTTP
+                                            (a script named serve runs as ./serve)
 
 The exit status is the command's: 124 means it ran past --timeout.
 
@@ -101,6 +104,9 @@ type config struct {
 
 // run is the whole program; it returns the process exit code.
 func run(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if len(argv) > 0 && argv[0] == "serve" {
+		return serve(context.Background(), argv[1:], stdout, stderr)
+	}
 	cfg, code, err := parseArgs(argv, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmsand: %v\nRun 'wasmsand --help' for usage.\n", err)

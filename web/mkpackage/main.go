@@ -1,11 +1,15 @@
 // Command mkpackage builds the wasmsand npm package into a folder: the
 // js/wasm core, the guest tools, the wasm_exec.js of the Go that built the
-// core, the loader and package.json. Run it from the module root:
+// core, the loaders (Node, browser ES module and the <script> build
+// wasmsand.js, bundled from the ES modules), the type declarations, the
+// bin script and package.json. It also packs the folder as npm pack does,
+// into wasmsand-VERSION.tgz beside it. Run it from the module root:
 //
 //	go run ./web/mkpackage -o build/npm
 //
 // -tools DIR copies already built tools (manifest.json and *.wasm)
-// instead of building them; -version sets the package version.
+// instead of building them; -version sets the package version; -tgz DIR
+// puts the tarball elsewhere.
 package main
 
 import (
@@ -28,8 +32,16 @@ func main() {
 	src := flag.String("src", "web/npm", "folder of the loader sources and package.json")
 	tools := flag.String("tools", "", "folder of built tools to copy (default: build them)")
 	version := flag.String("version", "0.0.0-dev", "package version")
+	tgzDir := flag.String("tgz", "", "folder for wasmsand-VERSION.tgz (default: the parent of -o)")
 	flag.Parse()
-	if err := build(context.Background(), *out, *src, *tools, *version); err != nil {
+	if *tgzDir == "" {
+		*tgzDir = filepath.Dir(filepath.Clean(*out))
+	}
+	err := build(context.Background(), *out, *src, *tools, *version)
+	if err == nil {
+		err = pack(*out, filepath.Join(*tgzDir, "wasmsand-"+*version+".tgz"))
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "mkpackage:", err)
 		os.Exit(1)
 	}
@@ -84,12 +96,28 @@ func build(ctx context.Context, out, src, tools, version string) error {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if e.IsDir() || n == "package.json" {
+		if n == "package.json" {
+			continue
+		}
+		if e.IsDir() {
+			if err := os.CopyFS(filepath.Join(out, n), os.DirFS(filepath.Join(src, n))); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := copyFile(filepath.Join(src, n), filepath.Join(out, n)); err != nil {
 			return err
 		}
+	}
+	if err := os.Chmod(filepath.Join(out, "bin", "wasmsand.mjs"), 0o755); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	script, err := scriptBuild(src, version)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "wasmsand.js"), script, 0o644); err != nil {
+		return err
 	}
 	return writePackageJSON(filepath.Join(src, "package.json"), filepath.Join(out, "package.json"), version)
 }

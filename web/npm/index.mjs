@@ -1,17 +1,52 @@
 // wasmsand for Node: the Sandbox API, with the core and the tool modules
-// read from this package's folder.
+// read from this package's folder. Tool modules are read the first time one
+// of their commands runs, once per process.
 import { readFile, readdir } from 'node:fs/promises';
 import { Sandbox, SandboxError, definePlatform } from './sandbox.mjs';
 
 export { Sandbox, SandboxError };
 
-const here = new URL('./', import.meta.url);
+let base = new URL('./', import.meta.url);
 
-// readTools reads a tools folder: manifest.json and every *.wasm.
-async function readTools(dir) {
+// files maps a file URL to its read in flight or done: each module is read
+// once however many sandboxes run it.
+const files = new Map();
+
+function read(url, progress) {
+  const key = String(url);
+  let p = files.get(key);
+  if (!p) {
+    p = readFile(url).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.length));
+    p.catch(() => files.delete(key));
+    files.set(key, p);
+  }
+  if (progress) p.then((b) => progress.add(b.length, b.length), () => {});
+  return p;
+}
+
+async function toolModule(url, progress) {
+  let b;
+  try {
+    b = await read(url, progress);
+  } catch (err) {
+    throw new SandboxError('ENOENT', `wasmsand: cannot read ${url.pathname}: ${err.message}`);
+  }
+  if (!WebAssembly.validate(b)) {
+    throw new SandboxError('INVALID_MODULE', `${url.pathname} is not a valid WebAssembly module`);
+  }
+  return b;
+}
+
+// readTools lists a tools folder: manifest.json is read now, every *.wasm
+// when it is first needed.
+async function readTools(dir, progress) {
   const names = (await readdir(dir)).filter((n) => n === 'manifest.json' || n.endsWith('.wasm'));
-  const files = await Promise.all(names.map((n) => readFile(new URL(n, dir))));
-  return Object.fromEntries(names.map((n, i) => [n, new Uint8Array(files[i].buffer, files[i].byteOffset, files[i].length)]));
+  const tools = {};
+  for (const n of names) {
+    const url = new URL(n, dir);
+    tools[n] = n === 'manifest.json' ? await read(url, progress) : () => toolModule(url, progress);
+  }
+  return tools;
 }
 
 function dirURL(spec) {
@@ -22,32 +57,38 @@ function dirURL(spec) {
   return u;
 }
 
-let defaultTools = null;
+/**
+ * configure({baseURL}) sets the folder (path or file URL) holding
+ * wasmsand.wasm, wasm_exec.js and tools/. Call it before the first
+ * Sandbox.create.
+ */
+export function configure(options = {}) {
+  if (options.baseURL !== undefined) base = dirURL(options.baseURL);
+}
 
 definePlatform({
-  async loadCore() {
+  async loadCore(progress) {
     const [wasmExecSource, bytes] = await Promise.all([
-      readFile(new URL('wasm_exec.js', here), 'utf8'),
-      readFile(new URL('wasmsand.wasm', here)),
+      readFile(new URL('wasm_exec.js', base), 'utf8'),
+      readFile(new URL('wasmsand.wasm', base)),
     ]);
+    progress?.add(bytes.length, bytes.length);
     return { wasmExecSource, module: await WebAssembly.compile(bytes) };
   },
-  defaultTools() {
-    defaultTools ??= readTools(new URL('tools/', here));
-    return defaultTools;
+  defaultTools(progress) {
+    return readTools(new URL('tools/', base), progress);
   },
   // loadTools accepts a folder (path or URL, or its manifest.json), or an
-  // object mapping file names to bytes or to file URLs.
-  async loadTools(spec) {
-    if (typeof spec === 'string' || spec instanceof URL) return readTools(dirURL(spec));
+  // object mapping file names to bytes, file URLs or loader functions.
+  async loadTools(spec, progress) {
+    if (typeof spec === 'string' || spec instanceof URL) return readTools(dirURL(spec), progress);
     if (spec === null || typeof spec !== 'object') {
       throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.tools must be a folder or an object of file name → bytes');
     }
     const out = {};
     for (const [name, v] of Object.entries(spec)) {
       if (v instanceof URL) {
-        const b = await readFile(v);
-        out[name] = new Uint8Array(b.buffer, b.byteOffset, b.length);
+        out[name] = () => toolModule(v, progress);
       } else if (name === 'manifest.json' && v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
         out[name] = new TextEncoder().encode(JSON.stringify(v));
       } else {

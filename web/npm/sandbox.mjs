@@ -1,6 +1,7 @@
 // The Sandbox API shared by every wasmsand loader. A loader (index.mjs for
-// Node) calls definePlatform once with the ways to start the Go core and to
-// find tool modules; everything else is the same on every host.
+// Node, browser.mjs and the <script> build for browsers) calls
+// definePlatform once with the ways to start the Go core and to find tool
+// modules; everything else is the same on every host.
 
 /** An error from wasmsand, with a stable `code` (ENOENT, ENOSPC, CLOSED, ...). */
 export class SandboxError extends Error {
@@ -16,11 +17,41 @@ let corePromise = null;
 
 /**
  * definePlatform sets how this host starts the core and loads tools:
- * { loadCore(): Promise<{wasmExecSource: string, module: WebAssembly.Module}>,
- *   defaultTools(): Promise<object>, loadTools(spec): Promise<object> }.
+ * { loadCore(progress): Promise<{wasmExecSource: string, module: WebAssembly.Module}>,
+ *   defaultTools(progress): Promise<object>, loadTools(spec, progress): Promise<object> }.
+ * A tools object maps file names to bytes or to functions returning a
+ * Promise of bytes, which the core calls the first time it needs the file.
+ * progress is a Progress (or null) to report downloaded bytes to.
  */
 export function definePlatform(p) {
   platform = p;
+}
+
+/**
+ * Progress adds up the bytes of every download started for one
+ * Sandbox.create call (the core, the manifest, tool modules fetched later)
+ * and reports {loaded, total} to its listener. add(loadedDelta, totalDelta)
+ * is called by the platform as bytes arrive and sizes become known.
+ */
+export class Progress {
+  #fn;
+  loaded = 0;
+  total = 0;
+
+  constructor(fn) {
+    this.#fn = fn;
+  }
+
+  add(loaded, total) {
+    this.loaded += loaded;
+    this.total += total;
+    if (this.total < this.loaded) this.total = this.loaded;
+    try {
+      this.#fn({ loaded: this.loaded, total: this.total });
+    } catch {
+      // A failing listener must not break loading.
+    }
+  }
 }
 
 function enosys() {
@@ -71,6 +102,22 @@ function goStubs() {
   return { fs, process, path };
 }
 
+// fastSetImmediate is a setImmediate for hosts without one (browsers): the
+// core yields to the event loop through it while a guest spins, and
+// setTimeout(fn, 0) would wait at least 4 ms each time once nested.
+function fastSetImmediate() {
+  const queue = [];
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    const [fn, args] = queue.shift();
+    fn(...args);
+  };
+  return (fn, ...args) => {
+    queue.push([fn, args]);
+    ch.port2.postMessage(null);
+  };
+}
+
 // privateGlobal is the global object the Go runtime sees: the host's
 // globals (WebAssembly, Promise, ...) read through, but fs, process and path
 // are stubs, and whatever the runtime defines stays in own.
@@ -89,12 +136,16 @@ function privateGlobal(own) {
 
 // startCore runs the Go core on a private global object, so it never
 // touches the host's real disk, working directory or environment.
-async function startCore() {
-  const { wasmExecSource, module } = await platform.loadCore();
+async function startCore(progress) {
+  const { wasmExecSource, module } = await platform.loadCore(progress);
   const stubs = goStubs();
   let ready, failed;
   const api = new Promise((resolve, reject) => { ready = resolve; failed = reject; });
-  const g = privateGlobal({ ...stubs, wasmsandHost: { SandboxError, ready } });
+  const own = { ...stubs, wasmsandHost: { SandboxError, ready } };
+  if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
+    own.setImmediate = fastSetImmediate();
+  }
+  const g = privateGlobal(own);
   const Go = new Function('globalThis', 'fs', 'process', 'path', `${wasmExecSource}\nreturn globalThis.Go;`)(
     g, stubs.fs, stubs.process, stubs.path);
   const go = new Go();
@@ -106,9 +157,9 @@ async function startCore() {
   return api;
 }
 
-function core() {
+function core(progress = null) {
   if (!platform) throw new Error('wasmsand: no platform defined; import the package entry point');
-  corePromise ??= startCore().catch((err) => {
+  corePromise ??= startCore(progress).catch((err) => {
     corePromise = null;
     throw err;
   });
@@ -138,15 +189,20 @@ export class Sandbox {
    * Sandbox.create(options) resolves to a new sandbox. Options: timeoutMs,
    * memoryLimitBytes, fsLimitBytes, maxProcesses, fuel, outputLimitBytes, env,
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
-   * bytes, or where to find a manifest.json).
+   * bytes, or where to find a manifest.json), onProgress({loaded, total})
+   * called as the core and tool modules download.
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
       throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options must be an object');
     }
-    const api = await core();
-    const opts = { ...options };
-    opts.tools = opts.tools === undefined ? await platform.defaultTools() : await platform.loadTools(opts.tools);
+    const { onProgress, ...opts } = options;
+    if (onProgress !== undefined && onProgress !== null && typeof onProgress !== 'function') {
+      throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.onProgress must be a function');
+    }
+    const progress = onProgress ? new Progress(onProgress) : null;
+    const api = await core(progress);
+    opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
     const id = await api.create(opts);
     return new Sandbox(token, api, id);
   }

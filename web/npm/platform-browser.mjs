@@ -1,0 +1,166 @@
+// The browser platform of wasmsand: the core and the tool modules are
+// fetched from a base URL. Tool modules are fetched the first time one of
+// their commands runs, once per page, and shared by every sandbox of the
+// page. This file is also bundled into the <script> build (wasmsand.js), so
+// it imports only sandbox.mjs and never reads its own module URL.
+import { SandboxError } from './sandbox.mjs';
+
+/**
+ * browserPlatform returns the platform for definePlatform, loading from
+ * base (the URL of the package folder) unless configure({baseURL}) changes
+ * it before the first sandbox is made.
+ */
+export function browserPlatform(base) {
+  let baseURL = new URL(base);
+  // downloads maps a URL to its download in flight or done, so a module
+  // is fetched once per page however many sandboxes need it.
+  const downloads = new Map();
+
+  // download fetches url's bytes, reporting to progress (a Progress or
+  // null) as they arrive.
+  function download(url, progress) {
+    const key = String(url);
+    let d = downloads.get(key);
+    if (!d) {
+      d = { loaded: 0, total: 0, listeners: new Set(), promise: null };
+      d.promise = fetchBytes(key, d).catch((err) => {
+        downloads.delete(key); // let a later call try again
+        throw err;
+      });
+      downloads.set(key, d);
+    }
+    if (progress) {
+      progress.add(d.loaded, d.total);
+      d.listeners.add(progress);
+      const done = () => d.listeners.delete(progress);
+      d.promise.then(done, done);
+    }
+    return d.promise;
+  }
+
+  async function fetchBytes(url, d) {
+    const emit = (loaded, total) => {
+      d.loaded += loaded;
+      d.total += total;
+      for (const p of d.listeners) p.add(loaded, total);
+    };
+    let resp;
+    try {
+      resp = await fetch(url);
+    } catch (err) {
+      throw new SandboxError('ENOENT', `wasmsand: cannot fetch ${url}: ${err.message}`);
+    }
+    if (!resp.ok) {
+      throw new SandboxError('ENOENT', `wasmsand: cannot fetch ${url}: HTTP ${resp.status} ${resp.statusText}`);
+    }
+    // Content-Length is the encoded size when the server compresses.
+    const encoded = resp.headers.get('Content-Encoding');
+    const length = Number(resp.headers.get('Content-Length'));
+    if (!encoded && length > 0) emit(0, length);
+    if (!resp.body) {
+      const b = new Uint8Array(await resp.arrayBuffer());
+      emit(b.length, Math.max(0, b.length - d.total));
+      return b;
+    }
+    const chunks = [];
+    let size = 0;
+    const reader = resp.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+      emit(value.length, 0);
+    }
+    if (d.total !== size) emit(0, size - d.total);
+    if (chunks.length === 1) return chunks[0];
+    const out = new Uint8Array(size);
+    let off = 0;
+    for (const c of chunks) {
+      out.set(c, off);
+      off += c.length;
+    }
+    return out;
+  }
+
+  // toolModule fetches a tool module and checks it is WebAssembly, so a
+  // broken file fails with its URL in the message.
+  async function toolModule(url, progress) {
+    const b = await download(url, progress);
+    if (!WebAssembly.validate(b)) {
+      throw new SandboxError('INVALID_MODULE', `${url} is not a valid WebAssembly module`);
+    }
+    return b;
+  }
+
+  // toolsFolder reads the manifest of a folder of tools and returns the
+  // tools object: each module is a function fetching it on first use.
+  async function toolsFolder(dir, progress) {
+    const manifestURL = new URL('manifest.json', dir);
+    const bytes = await download(manifestURL, progress);
+    let manifest;
+    try {
+      manifest = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (err) {
+      throw new SandboxError('INVALID_ARGUMENT', `wasmsand: ${manifestURL} is not valid JSON: ${err.message}`);
+    }
+    if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) {
+      throw new SandboxError('INVALID_ARGUMENT', `wasmsand: ${manifestURL} must map module files to lists of commands`);
+    }
+    const tools = { 'manifest.json': bytes };
+    for (const file of Object.keys(manifest)) {
+      const url = new URL(file, dir);
+      tools[file] = () => toolModule(url, progress);
+    }
+    return tools;
+  }
+
+  function folderURL(spec) {
+    const u = new URL(String(spec), globalThis.document?.baseURI ?? baseURL);
+    if (u.pathname.endsWith('/manifest.json')) u.pathname = u.pathname.slice(0, -'manifest.json'.length);
+    if (!u.pathname.endsWith('/')) u.pathname += '/';
+    return u;
+  }
+
+  return {
+    /** configure({baseURL}) sets where the package's files are served from. */
+    configure(opts = {}) {
+      if (opts.baseURL !== undefined) {
+        baseURL = folderURL(opts.baseURL);
+      }
+    },
+
+    async loadCore(progress) {
+      const [wasmExecSource, bytes] = await Promise.all([
+        download(new URL('wasm_exec.js', baseURL), null).then((b) => new TextDecoder().decode(b)),
+        download(new URL('wasmsand.wasm', baseURL), progress),
+      ]);
+      downloads.delete(String(new URL('wasmsand.wasm', baseURL))); // compiled once; free the bytes
+      return { wasmExecSource, module: await WebAssembly.compile(bytes) };
+    },
+
+    defaultTools(progress) {
+      return toolsFolder(new URL('tools/', baseURL), progress);
+    },
+
+    // loadTools accepts a folder URL (or its manifest.json), or an object
+    // mapping file names to bytes, URLs or loader functions.
+    async loadTools(spec, progress) {
+      if (typeof spec === 'string' || spec instanceof URL) return toolsFolder(folderURL(spec), progress);
+      if (spec === null || typeof spec !== 'object') {
+        throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.tools must be a folder URL or an object of file name → bytes');
+      }
+      const out = {};
+      for (const [name, v] of Object.entries(spec)) {
+        if (v instanceof URL) {
+          out[name] = () => toolModule(v, progress);
+        } else if (name === 'manifest.json' && v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
+          out[name] = new TextEncoder().encode(JSON.stringify(v));
+        } else {
+          out[name] = v;
+        }
+      }
+      return out;
+    },
+  };
+}
