@@ -1,5 +1,6 @@
 # wasmsand — build, test and try the sandbox.
-#   make demo    build everything and open the interactive shell
+#   make demo    build everything and serve the web terminal on http://127.0.0.1:8080/
+#   make repl    the native interactive shell
 #   make test    vet, then every test
 #   make build   build/wasmsand (the native CLI) and build/tools (guest modules)
 #   make package build/npm and the npm package tarball
@@ -12,7 +13,7 @@ GOTEST_FLAGS ?= -timeout 20m
 
 VERSION ?= 0.1.0
 
-.PHONY: all build tools cli demo run test vet bench package clean
+.PHONY: all build tools cli demo repl run test vet bench package clean
 
 all: build
 
@@ -24,8 +25,14 @@ cli:
 tools:
 	$(GO) run ./wasm/guest/cmd/buildtools -o $(TOOLS)
 
+# The web terminal: the npm package, xterm.js and a small static server.
+demo: cli package
+	$(GO) run ./web/mkdemo -pkg $(BUILD)/npm -o $(BUILD)/demo -npm-prefix $(BUILD)/web
+	@echo "wasmsand demo: open http://127.0.0.1:8080/ (Ctrl-C here stops the server)"
+	$(BUILD)/wasmsand serve --addr 127.0.0.1:8080 --dir $(BUILD)/demo
+
 # The interactive shell on the native build (wazero). Try: ls /usr/bin | head
-demo: build
+repl: build
 	$(BUILD)/wasmsand
 
 # One command: make run CMD='seq 5 | sort -r'
