@@ -5,6 +5,7 @@ package cat
 import (
 	"bufio"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
@@ -105,12 +106,23 @@ func Main(env *tool.Env) int {
 		} else {
 			err = o.copy(out, r, buf, &st)
 		}
+		isDir := false
+		if f, ok := r.(*os.File); ok && err != nil {
+			// WASI answers a read of a directory with ENOTCAPABLE.
+			if fi, serr := f.Stat(); serr == nil && fi.IsDir() {
+				isDir = true
+			}
+		}
 		r.Close()
 		if err != nil {
 			if we, ok := err.(writeError); ok {
 				return env.WriteFailed(we.err)
 			}
-			env.Errorf("%s: %s", tool.QuoteIfNeeded(name), tool.Strerror(err))
+			msg := tool.Strerror(err)
+			if isDir {
+				msg = "Is a directory"
+			}
+			env.Errorf("%s: %s", tool.QuoteIfNeeded(name), msg)
 			status = 1
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/posixre"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 var spec = tool.Spec{
@@ -153,6 +154,8 @@ type grep struct {
 	env      *tool.Env
 	out      *bufio.Writer
 	re       *posixre.Regexp
+	lit      []byte // a string every match contains, if known
+	litExact bool   // containing lit is the whole test
 	invert   bool
 	count    bool
 	list     listMode
@@ -392,6 +395,9 @@ func Main(env *tool.Env) int {
 			env.Errorf("%s", err)
 			return 2
 		}
+		if lit, exact := requiredLiteral(patterns, opts); lit != "" && strings.IndexByte(lit, g.eol) < 0 {
+			g.lit, g.litExact = []byte(lit), exact
+		}
 	}
 	if len(operands) == 0 {
 		if g.recurse {
@@ -578,6 +584,11 @@ func (g *grep) file(name string, r io.Reader) {
 		silent    = g.quiet || g.count || g.list != listNone || binary
 	)
 	for {
+		if g.lit != nil && !g.invert && afterLeft == 0 && g.before == 0 {
+			n, off := g.skipToLiteral(br)
+			lineNo += n
+			offset += off
+		}
 		line, err := br.ReadSlice(g.eol)
 		if err == bufio.ErrBufferFull {
 			// A line longer than the buffer: gather it whole.
@@ -600,7 +611,9 @@ func (g *grep) file(name string, r io.Reader) {
 			body = body[:len(body)-1]
 		}
 		var ok bool
-		if g.re != nil {
+		if g.lit != nil && (g.litExact || !bytes.Contains(body, g.lit)) {
+			ok = bytes.Contains(body, g.lit)
+		} else if g.re != nil {
 			var merr error
 			ok, merr = g.re.Match(body)
 			if merr != nil {
@@ -762,4 +775,53 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 	if err != nil {
 		g.errorf("%s", err)
 	}
+}
+
+// skipToLiteral discards the buffered whole lines that cannot match
+// because they lack g.lit, stopping at the line holding its next
+// occurrence (or where only a partial line is left), and returns how many
+// lines and bytes it skipped.
+func (g *grep) skipToLiteral(br *bufio.Reader) (lines, bytesSkipped int64) {
+	for {
+		n := br.Buffered()
+		if n == 0 {
+			if _, err := br.Peek(1); err != nil {
+				return
+			}
+			continue
+		}
+		buf, _ := br.Peek(n)
+		if i := bytes.Index(buf, g.lit); i >= 0 {
+			ls := bytes.LastIndexByte(buf[:i], g.eol) + 1
+			lines += int64(wc.CountByte(buf[:ls], g.eol))
+			bytesSkipped += int64(ls)
+			br.Discard(ls)
+			return
+		}
+		last := bytes.LastIndexByte(buf, g.eol)
+		if last < 0 {
+			return
+		}
+		lines += int64(wc.CountByte(buf[:last+1], g.eol))
+		bytesSkipped += int64(last + 1)
+		br.Discard(last + 1)
+		if rest := br.Buffered(); rest > 0 {
+			// Keep the partial last line and read more behind it.
+			if _, err := br.Peek(rest + 1); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Egrep runs grep -E, as GNU's egrep script does.
+func Egrep(env *tool.Env) int { return withFlag(env, "-E") }
+
+// Fgrep runs grep -F, as GNU's fgrep script does.
+func Fgrep(env *tool.Env) int { return withFlag(env, "-F") }
+
+func withFlag(env *tool.Env, flag string) int {
+	sub := *env
+	sub.Args = append([]string{"grep", flag}, env.Args[1:]...)
+	return tool.Run(Main, &sub)
 }

@@ -31,6 +31,10 @@ var spec = tool.Spec{
 		{Short: '1'},
 		{Short: 'C'},
 		{Short: 'x'},
+		{Short: 'm'},
+		{Short: 'w', Long: "width", Arg: tool.RequiredArg},
+		{Short: 'T', Long: "tabsize", Arg: tool.RequiredArg},
+		{Long: "format", Arg: tool.RequiredArg},
 		{Short: 'R', Long: "recursive"},
 		{Short: 'r', Long: "reverse"},
 		{Short: 't'},
@@ -130,6 +134,9 @@ type lister struct {
 	dirsFirst bool
 	quote     bool
 	ind       indicator
+	format    layout
+	width     int // line width for -C and -x
+	tabsize   int
 	now       time.Time
 	status    int
 }
@@ -148,7 +155,13 @@ func Main(env *tool.Env) int {
 	if done {
 		return code
 	}
-	l := &lister{env: env, out: env.Out(), owner: true, group: true, now: time.Now()}
+	l := &lister{env: env, out: env.Out(), owner: true, group: true, now: time.Now(), width: 80, tabsize: 8}
+	if c, err := strconv.Atoi(env.Env("COLUMNS")); err == nil && c > 0 {
+		l.width = c
+	}
+	if t, err := strconv.Atoi(env.Env("TABSIZE")); err == nil && t >= 0 {
+		l.tabsize = t
+	}
 	derefSet := false
 	for _, f := range flags {
 		switch f.Name {
@@ -193,9 +206,41 @@ func Main(env *tool.Env) int {
 			l.group = false
 		case "n":
 			l.long, l.numeric = true, true
-		case "1", "C", "x":
+		case "1", "C", "x", "m":
+			l.format = map[string]layout{"1": onePerLine, "C": columns, "x": across, "m": commas}[f.Name]
 			if f.Name != "1" {
 				l.long = false
+			}
+		case "format":
+			switch f.Arg {
+			case "long", "verbose":
+				l.long = true
+			case "single-column":
+				l.format, l.long = onePerLine, false
+			case "vertical":
+				l.format, l.long = columns, false
+			case "across", "horizontal":
+				l.format, l.long = across, false
+			case "commas":
+				l.format, l.long = commas, false
+			default:
+				env.Errorf("invalid argument %s for '--format'", tool.Quote(f.Arg))
+				return env.Usage(2, "")
+			}
+		case "w", "T":
+			n, err := strconv.Atoi(f.Arg)
+			if err != nil || n < 0 {
+				if f.Name == "w" {
+					env.Errorf("invalid line width: %s", tool.Quote(f.Arg))
+				} else {
+					env.Errorf("invalid tab size: %s", tool.Quote(f.Arg))
+				}
+				return 2
+			}
+			if f.Name == "w" {
+				l.width = n
+			} else {
+				l.tabsize = n
 			}
 		case "R":
 			l.recursive = true
@@ -468,6 +513,9 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func (l *lister) suffix(e entry) string {
 	m := e.info.Mode()
+	if l.ind == indClassify && m.IsRegular() {
+		m = l.mode(e)
+	}
 	switch {
 	case l.ind == indNone:
 		return ""
@@ -498,6 +546,10 @@ func (l *lister) displayName(name string) string {
 }
 
 func (l *lister) print(es []entry, inDir bool) {
+	if !l.long && l.format != onePerLine {
+		l.printGrid(es)
+		return
+	}
 	if !l.long {
 		for _, e := range es {
 			if l.inode {
@@ -523,7 +575,7 @@ func (l *lister) print(es []entry, inDir bool) {
 	for i, e := range es {
 		nlink, _ := sysInfo(e.info)
 		r := row{
-			mode:  modeString(e.info.Mode()),
+			mode:  modeString(l.mode(e)),
 			links: strconv.FormatInt(nlink, 10),
 			owner: "user",
 			group: "user",

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -40,6 +39,7 @@ var spec = tool.Spec{
 		{Short: 't', Long: "field-separator", Arg: tool.RequiredArg},
 		{Short: 'T', Long: "temporary-directory", Arg: tool.RequiredArg},
 		{Long: "parallel", Arg: tool.RequiredArg},
+		{Long: "random-source", Arg: tool.RequiredArg},
 		{Short: 'u', Long: "unique"},
 		{Short: 'z', Long: "zero-terminated"},
 	},
@@ -57,6 +57,8 @@ Ordering options:
   -M, --month-sort            compare (unknown) < 'JAN' < ... < 'DEC'
   -h, --human-numeric-sort    compare human readable numbers (e.g., 2K 1G)
   -n, --numeric-sort          compare according to string numerical value
+  -R, --random-sort           shuffle, but group identical keys
+      --random-source=FILE    get random bytes from FILE
   -r, --reverse               reverse the result of comparisons
   -V, --version-sort          natural sort of (version) numbers within text
 
@@ -94,12 +96,14 @@ type key struct {
 	human        bool
 	month        bool
 	version      bool
+	random       bool
+	seed         uint64 // for random
 	reverse      bool
 }
 
 func (k *key) hasOptions() bool {
 	return k.skipSBlanks || k.skipEBlanks || k.ignore != nil || k.fold || k.numeric ||
-		k.general || k.human || k.month || k.version || k.reverse
+		k.general || k.human || k.month || k.version || k.random || k.reverse
 }
 
 // applyOption sets an ordering option letter; it reports false for an
@@ -127,7 +131,7 @@ func (k *key) applyOption(c byte, start bool) bool {
 	case 'n':
 		k.numeric = true
 	case 'R':
-		// Random order is not deterministic; treat as plain.
+		k.random = true
 	case 'r':
 		k.reverse = true
 	case 'V':
@@ -159,7 +163,9 @@ func Main(env *tool.Env) int {
 		return code
 	}
 	s := &sorter{tab: -1}
-	check, quietCheck := false, false
+	check, quietCheck, merge := false, false, false
+	var seed uint64
+	haveSeed := false
 	output := ""
 	eol := byte('\n')
 	var keySpecs []string
@@ -179,7 +185,16 @@ func Main(env *tool.Env) int {
 			check, quietCheck = true, true
 		case "k":
 			keySpecs = append(keySpecs, f.Arg)
-		case "m", "S", "T", "parallel":
+		case "m":
+			merge = true
+		case "random-source":
+			data, err := readRandomSource(f.Arg)
+			if err != nil {
+				env.Errorf("%s: %s", tool.QuoteIfNeeded(f.Arg), tool.Strerror(err))
+				return 2
+			}
+			seed, haveSeed = randomHash(0, data), true
+		case "S", "T", "parallel":
 		case "o":
 			output = f.Arg
 		case "s":
@@ -236,8 +251,17 @@ func Main(env *tool.Env) int {
 		k.eword = -1
 		s.keys = []*key{&k}
 	}
+	if !haveSeed {
+		seed = newSeed()
+	}
+	for _, k := range s.keys {
+		k.seed = seed
+	}
 	if len(files) == 0 {
 		files = []string{"-"}
+	}
+	if merge && !check {
+		return s.runMerge(env, files, output, eol)
 	}
 	if check && len(files) > 1 {
 		return env.Usage(2, "extra operand %s not allowed with -c", tool.Quote(files[1]))
@@ -269,7 +293,7 @@ func Main(env *tool.Env) int {
 		}
 		return 0
 	}
-	slices.SortStableFunc(lines, s.compare)
+	s.sortLines(lines)
 	var w io.Writer = env.Out()
 	var outFile *os.File
 	if output != "" {
@@ -488,12 +512,7 @@ func (s *sorter) compare(a, b []byte) int {
 
 func (s *sorter) keyCompare(a, b []byte) int {
 	for _, k := range s.keys {
-		ta, tb := a, b
-		if k.sword != 0 || k.schar != 0 || k.eword >= 0 || k.skipSBlanks {
-			ta = a[:max(s.limField(a, k), s.begField(a, k))][s.begField(a, k):]
-			tb = b[:max(s.limField(b, k), s.begField(b, k))][s.begField(b, k):]
-		}
-		c := k.compare(ta, tb)
+		c := k.compare(s.keyText(a, k), s.keyText(b, k))
 		if c != 0 {
 			if k.reverse {
 				return -c
@@ -516,6 +535,15 @@ func (k *key) compare(a, b []byte) int {
 		return month(a) - month(b)
 	case k.version:
 		return versionCompare(a, b)
+	case k.random:
+		ha, hb := randomHash(k.seed, a), randomHash(k.seed, b)
+		if ha != hb {
+			if ha < hb {
+				return -1
+			}
+			return 1
+		}
+		return bytes.Compare(a, b)
 	case k.ignore != nil || k.fold:
 		return k.filteredCompare(a, b)
 	}
@@ -715,6 +743,58 @@ func month(b []byte) int {
 	for i, name := range months {
 		if m == name {
 			return i + 1
+		}
+	}
+	return 0
+}
+
+// readRandomSource reads up to 4 KiB of --random-source.
+func readRandomSource(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	n, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return buf[:n], err
+}
+
+// runMerge is sort -m: merge already-sorted files without sorting.
+func (s *sorter) runMerge(env *tool.Env, files []string, output string, eol byte) int {
+	var inputs []io.Reader
+	for _, name := range files {
+		r, err := env.Open(name)
+		if err != nil {
+			env.Errorf("cannot read: %s: %s", tool.QuoteIfNeeded(name), tool.Strerror(err))
+			return 2
+		}
+		defer r.Close()
+		inputs = append(inputs, r)
+	}
+	// Buffer the output in memory when it may be one of the inputs.
+	var w *bufio.Writer
+	var mem bytes.Buffer
+	if output != "" {
+		w = bufio.NewWriter(&mem)
+	} else {
+		w = env.Out()
+	}
+	if err := s.merge(inputs, w, eol); err != nil {
+		if we, ok := err.(writeErr); ok {
+			return env.WriteFailed(we.err)
+		}
+		env.Errorf("read failed: %s", tool.Strerror(err))
+		return 2
+	}
+	if output != "" {
+		w.Flush()
+		if err := os.WriteFile(output, mem.Bytes(), 0o666); err != nil {
+			env.Errorf("open failed: %s: %s", tool.QuoteIfNeeded(output), tool.Strerror(err))
+			return 2
 		}
 	}
 	return 0

@@ -2,7 +2,6 @@
 package wc
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"strconv"
@@ -161,7 +160,10 @@ func numberWidth(env *tool.Env, files []string, w which) int {
 		var err error
 		if name == "-" {
 			if f, ok := env.Stdin.(*os.File); ok {
-				fi, err = f.Stat()
+				if fi, err = f.Stat(); err != nil {
+					minimum = 7
+					continue
+				}
 			} else {
 				minimum = 7
 				continue
@@ -175,7 +177,7 @@ func numberWidth(env *tool.Env, files []string, w which) int {
 			}
 			continue
 		}
-		if fi.Mode().IsRegular() {
+		if isRegular(fi) {
 			total += fi.Size()
 		} else {
 			minimum = 7
@@ -233,7 +235,7 @@ func count(env *tool.Env, name string, w which, buf []byte) (*counts, error) {
 	// Byte count alone of a regular file: its size will do.
 	if w.bytes && !w.lines && !w.words && !w.chars && !w.maxLen {
 		if f, ok := r.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+			if fi, err := f.Stat(); err == nil && isRegular(fi) && fi.Size() > 0 {
 				c.bytes = fi.Size()
 				return c, nil
 			}
@@ -248,7 +250,7 @@ func count(env *tool.Env, name string, w which, buf []byte) (*counts, error) {
 		chunk := buf[:n]
 		c.bytes += int64(n)
 		if !slow {
-			c.lines += int64(bytes.Count(chunk, []byte{'\n'}))
+			c.lines += int64(CountByte(chunk, '\n'))
 		} else {
 			if len(pending) > 0 {
 				chunk = append(pending, chunk...)

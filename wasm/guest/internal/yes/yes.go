@@ -3,7 +3,9 @@
 package yes
 
 import (
+	"errors"
 	"strings"
+	"syscall"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
@@ -32,10 +34,15 @@ func Main(env *tool.Env) int {
 		buf = append(buf, buf...)
 	}
 	buf = buf[:len(buf)/len(line)*len(line)]
-	out := env.Out()
+	// Unbuffered: each write is already large, and a failed write must be
+	// reported once, as GNU does, without a second report at exit.
 	for {
-		if _, err := out.Write(buf); err != nil {
-			return env.WriteFailed(err)
+		if _, err := env.Stdout.Write(buf); err != nil {
+			if errors.Is(err, syscall.EPIPE) {
+				return tool.ExitPipe
+			}
+			env.Errorf("standard output: %s", tool.Strerror(err))
+			return 1
 		}
 	}
 }

@@ -1,0 +1,25 @@
+package rev
+
+import (
+	"testing"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+)
+
+func TestCases(t *testing.T) {
+	tests := []struct {
+		args           []string
+		stdin          string
+		stdout, stderr string
+		code           int
+	}{
+		{args: []string{"rev"}, stdin: "abc\nhé\n", stdout: "cba\néh\n"},
+		{args: []string{"rev"}, stdin: "ab", stdout: "ba"},
+	}
+	for _, tc := range tests {
+		out, errOut, code := tool.Exec(Main, tc.stdin, tc.args...)
+		if out != tc.stdout || errOut != tc.stderr || code != tc.code {
+			t.Errorf("%q: got (%q, %q, %d), want (%q, %q, %d)", tc.args, out, errOut, code, tc.stdout, tc.stderr, tc.code)
+		}
+	}
+}
