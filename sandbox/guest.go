@@ -169,7 +169,7 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		Stdout: hc.Stdout,
 		Stderr: hc.Stderr,
 		Now:    s.now,
-		Random: s.rand,
+		Random: run.randomFor(args),
 	}
 	if s.opts.Clock != nil {
 		vc := &virtualClock{}

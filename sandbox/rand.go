@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/binary"
+	"hash/fnv"
 	"sync"
 )
 
@@ -38,4 +39,26 @@ func (p *prng) Read(b []byte) (int, error) {
 		copy(b, buf[:])
 	}
 	return n, nil
+}
+
+// processSeed derives the seed of one guest's random stream, so guests that
+// run at the same time (pipeline stages) do not draw from one shared
+// stream in an order the scheduler decides: `seq 20 | shuf` repeats with
+// the sandbox's seed. It mixes the sandbox seed, the Run's number, the
+// command line and how many guests with that command line the Run has
+// started before.
+func processSeed(seed int64, run uint64, argv []string, nth int) int64 {
+	h := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(seed))
+	h.Write(b[:])
+	binary.LittleEndian.PutUint64(b[:], run)
+	h.Write(b[:])
+	for _, a := range argv {
+		h.Write([]byte(a))
+		h.Write([]byte{0})
+	}
+	binary.LittleEndian.PutUint64(b[:], uint64(nth))
+	h.Write(b[:])
+	return int64(h.Sum64())
 }

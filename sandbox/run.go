@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,13 +23,29 @@ type runState struct {
 	live       atomic.Int64 // guest processes and child shells now running
 	calls      atomic.Int64 // simple commands run, for sampled checks
 
-	mu  sync.Mutex
-	err error // the first limit that ended the Run
-	wg  sync.WaitGroup
+	index uint64 // the Run's number in its sandbox, for processSeed
+
+	mu      sync.Mutex
+	err     error          // the first limit that ended the Run
+	cmdSeen map[string]int // guests started per command line, for processSeed
+	wg      sync.WaitGroup
+}
+
+// randomFor returns the random stream of a new guest running argv.
+func (r *runState) randomFor(argv []string) *prng {
+	key := strings.Join(argv, "\x00")
+	r.mu.Lock()
+	if r.cmdSeen == nil {
+		r.cmdSeen = map[string]int{}
+	}
+	nth := r.cmdSeen[key]
+	r.cmdSeen[key]++
+	r.mu.Unlock()
+	return newPRNG(processSeed(r.s.opts.Seed, r.index, argv, nth))
 }
 
 func newRunState(s *Sandbox, cancel context.CancelFunc) *runState {
-	return &runState{s: s, cancel: cancel, fuelBudget: s.opts.Fuel}
+	return &runState{s: s, cancel: cancel, fuelBudget: s.opts.Fuel, index: s.runs.Add(1)}
 }
 
 type runKey struct{}

@@ -45,7 +45,8 @@ type Sandbox struct {
 	funcsMu sync.Mutex
 	funcs   map[string]bool // see noteFuncs
 
-	started time.Time // for printf's %(...)T with -2
+	started time.Time     // for printf's %(...)T with -2
+	runs    atomic.Uint64 // Runs so far, for processSeed
 }
 
 // New creates a sandbox. It lays out the filesystem, loads the tool list

@@ -617,3 +617,22 @@ func TestTimeoutCommand(t *testing.T) {
 		t.Errorf("exit status through timeout: %q", res.Stdout)
 	}
 }
+
+func TestDeterministicPipelines(t *testing.T) {
+	out := func() string {
+		sb := newTest(t, Options{Seed: 11})
+		return string(run(t, sb, "seq 20 | shuf | head -n 5; seq 5 | shuf -n 2 & seq 5 | shuf -n 2 & wait").Stdout)
+	}
+	a, b := out(), out()
+	if a != b {
+		t.Fatalf("same seed, different pipelines:\n%s\n%s", a, b)
+	}
+}
+
+func TestReadDirectory(t *testing.T) {
+	sb := newTest(t, Options{})
+	res := run(t, sb, "cat /tmp")
+	if res.ExitCode != 1 || string(res.Stderr) != "cat: /tmp: Is a directory\n" {
+		t.Fatalf("cat /tmp: exit %d %q", res.ExitCode, res.Stderr)
+	}
+}

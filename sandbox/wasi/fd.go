@@ -261,12 +261,14 @@ func fdPrestatDirName(_ context.Context, p *Process, mem wasm.Memory, s []uint64
 }
 
 func fdRead(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	// A directory has no fd_read right; reading it is EISDIR, as on
+	// Linux, rather than the rights check's ENOTCAPABLE.
+	if e, en := p.get(uint32(s[0]), 0); en == errnoSuccess && e.isDir {
+		return errnoISDIR
+	}
 	e, en := p.get(uint32(s[0]), rightFdRead)
 	if en != errnoSuccess {
 		return en
-	}
-	if e.isDir {
-		return errnoISDIR
 	}
 	n, en := p.readv(ctx, "fd_read", mem, e, uint32(s[1]), uint32(s[2]), -1)
 	if en != errnoSuccess {
@@ -276,6 +278,9 @@ func fdRead(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) errno 
 }
 
 func fdPread(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
+	if e, en := p.get(uint32(s[0]), 0); en == errnoSuccess && e.isDir {
+		return errnoISDIR
+	}
 	e, en := p.get(uint32(s[0]), rightFdRead|rightFdSeek)
 	if en != errnoSuccess {
 		return en
