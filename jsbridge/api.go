@@ -53,6 +53,7 @@ func Register(host js.Value, version string) {
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
 	}
+	registerWasmSandbox(obj, a.errClass)
 	host.Call("ready", obj)
 }
 

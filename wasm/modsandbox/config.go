@@ -72,6 +72,10 @@ type HostFunction struct {
 	Params  []wasm.ValueType
 	Results []wasm.ValueType
 	Fn      HostFunc
+	// NonBlocking promises that Fn never waits (see wasm.HostFunc): under
+	// GOOS=js such a function runs directly on the guest's call, without
+	// a trip through the event loop.
+	NonBlocking bool
 }
 
 // Preset names.
@@ -154,7 +158,7 @@ func (cfg Config) frozen() (Config, error) {
 			}
 		}
 		seen[hf.Name] = true
-		c.HostFunctions[i] = HostFunction{Name: hf.Name, Params: slices.Clone(hf.Params), Results: slices.Clone(hf.Results), Fn: hf.Fn}
+		c.HostFunctions[i] = HostFunction{Name: hf.Name, Params: slices.Clone(hf.Params), Results: slices.Clone(hf.Results), Fn: hf.Fn, NonBlocking: hf.NonBlocking}
 	}
 	slices.SortFunc(c.HostFunctions, func(a, b HostFunction) int { return strings.Compare(a.Name, b.Name) })
 	c.ReadPrefixes = slices.Clone(cfg.ReadPrefixes)
@@ -173,4 +177,21 @@ func (cfg *Config) clone() Config {
 	c.ReadPrefixes = slices.Clone(cfg.ReadPrefixes)
 	c.FetchHosts = slices.Clone(cfg.FetchHosts)
 	return c
+}
+
+// Signature returns the types of the "env" function name guests of an
+// instance with this config may import: a built-in or one of
+// HostFunctions. ok is false for any other name.
+func (cfg *Config) Signature(name string) (params, results []wasm.ValueType, ok bool) {
+	for _, b := range builtins {
+		if b.name == name {
+			return slices.Clone(b.params), slices.Clone(b.results), true
+		}
+	}
+	for _, hf := range cfg.HostFunctions {
+		if hf.Name == name {
+			return slices.Clone(hf.Params), slices.Clone(hf.Results), true
+		}
+	}
+	return nil, nil, false
 }

@@ -1,6 +1,7 @@
 package modsandbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -61,9 +62,10 @@ func (in *Instance) Execute(ctx context.Context, action string, payload any) Res
 		return Result{Error: err, Duration: time.Since(start), Metrics: in.Metrics()}
 	}
 	in.status = StatusRunning
+	cur := in.cur
 	in.mu.Unlock()
 
-	value, gas, failures, err := in.execute(ctx, action, payload, start)
+	value, gas, failures, err := in.execute(ctx, cur, action, payload, start)
 	res := Result{OK: err == nil, GasUsed: gas, Error: err, HostCalls: in.log, Logs: in.logs}
 	if err == nil {
 		res.Value = value
@@ -100,7 +102,7 @@ const (
 	modeBytes
 )
 
-func (in *Instance) execute(ctx context.Context, action string, payload any, start time.Time) (value any, gas, failures uint64, err *Error) {
+func (in *Instance) execute(ctx context.Context, cur wasm.Instance, action string, payload any, start time.Time) (value any, gas, failures uint64, err *Error) {
 	sig, ok := in.info.exports[action]
 	if !ok || strings.HasPrefix(action, "wasmsand_") {
 		return nil, 0, 0, newError(CodeInvalidArgument, "the module exports no function "+quote(action))
@@ -110,7 +112,7 @@ func (in *Instance) execute(ctx context.Context, action string, payload any, sta
 		return nil, 0, 0, err
 	}
 	in.begin(start)
-	cur := in.cur
+	in.exec = cur
 	cur.SetGlobal(instrument.FuelGlobal, 0)
 	cur.SetGlobal(instrument.DepthGlobal, 0)
 	grows0, _ := cur.Global(instrument.GrowFailuresGlobal)
@@ -162,10 +164,10 @@ func (in *Instance) gasUsed() uint64 {
 	if in.gasAtAbort != 0 {
 		return in.gasAtAbort
 	}
-	if in.cur == nil {
+	if in.exec == nil {
 		return 0
 	}
-	bal, _ := in.cur.Global(instrument.FuelGlobal)
+	bal, _ := in.exec.Global(instrument.FuelGlobal)
 	return uint64(in.given - int64(bal))
 }
 
@@ -181,8 +183,8 @@ func (in *Instance) classify(err error) *Error {
 	var trap *wasm.Trap
 	if errors.As(err, &trap) {
 		kind := trap.Kind
-		if kind == wasm.TrapUnreachable && in.cur != nil {
-			if d, ok := in.cur.Global(instrument.DepthGlobal); ok && uint32(d) > in.cfg.MaxCallDepth {
+		if kind == wasm.TrapUnreachable && in.exec != nil {
+			if d, ok := in.exec.Global(instrument.DepthGlobal); ok && uint32(d) > in.cfg.MaxCallDepth {
 				kind = wasm.TrapStackOverflow
 			}
 		}
@@ -236,7 +238,7 @@ func encodeArgs(payload any, sig binary.FuncType) (mode int, args []uint64, data
 		}
 		return modeJSON, nil, p, nil
 	case string:
-		b, _ := json.Marshal(p)
+		b, _ := marshalJSON(p)
 		return modeJSON, nil, b, nil
 	}
 	v := reflect.ValueOf(payload)
@@ -259,11 +261,23 @@ func encodeArgs(payload any, sig binary.FuncType) (mode int, args []uint64, data
 		}
 		return modeNumbers, args, nil, nil
 	}
-	b, jerr := json.Marshal(payload)
+	b, jerr := marshalJSON(payload)
 	if jerr != nil {
 		return 0, nil, nil, &Error{Code: CodeInvalidArgument, Message: "the payload cannot be JSON-encoded: " + jerr.Error(), Err: jerr}
 	}
 	return modeJSON, nil, b, nil
+}
+
+// marshalJSON is json.Marshal without HTML escaping, so that a string
+// reaches the guest as JavaScript's JSON.stringify encodes it.
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 func checkArity(n int, sig binary.FuncType) *Error {

@@ -37,6 +37,7 @@ const maxLogBytes = 64 << 10
 type signature struct {
 	name            string
 	params, results []wasm.ValueType
+	nonBlocking     bool
 }
 
 var (
@@ -47,11 +48,11 @@ var (
 
 // builtins in the order of the builtin* indices.
 var builtins = []signature{
-	{BuiltinGetTime, nil, []wasm.ValueType{wasm.I64}},
-	{BuiltinGetRandom, nil, i32x1},
-	{BuiltinLog, i32x2, nil},
-	{BuiltinReadFile, i32x4, i32x1},
-	{BuiltinFetch, i32x4, i32x1},
+	{BuiltinGetTime, nil, []wasm.ValueType{wasm.I64}, true},
+	{BuiltinGetRandom, nil, i32x1, true},
+	{BuiltinLog, i32x2, nil, true},
+	{BuiltinReadFile, i32x4, i32x1, false}, // Config.FS may wait
+	{BuiltinFetch, i32x4, i32x1, false},
 }
 
 const (
@@ -100,6 +101,13 @@ func instanceOf(ctx context.Context) *Instance {
 // whose keys are equal share an engine.
 func engineKey(cfg *Config) string {
 	var b strings.Builder
+	// Whether __read_file and __fetch may block (see hostModules).
+	if cfg.FS != nil {
+		b.WriteString("fs;")
+	}
+	if cfg.Fetch != nil {
+		b.WriteString("fetch;")
+	}
 	for _, hf := range cfg.HostFunctions {
 		b.WriteString(hf.Name)
 		b.WriteByte('(')
@@ -109,6 +117,9 @@ func engineKey(cfg *Config) string {
 		b.WriteByte(')')
 		for _, r := range hf.Results {
 			b.WriteByte(byte(r))
+		}
+		if hf.NonBlocking {
+			b.WriteByte('!')
 		}
 		b.WriteByte(';')
 	}
@@ -121,19 +132,21 @@ func engineKey(cfg *Config) string {
 func hostModules(cfg *Config) []wasm.HostModule {
 	env := wasm.HostModule{Name: "env"}
 	for i, b := range builtins {
-		env.Funcs = append(env.Funcs, wasm.HostFunc{Name: b.name, Params: b.params, Results: b.results,
+		// Without a provider, __read_file and __fetch deny at once.
+		nonBlocking := b.nonBlocking || (i == builtinReadFile && cfg.FS == nil) || (i == builtinFetch && cfg.Fetch == nil)
+		env.Funcs = append(env.Funcs, wasm.HostFunc{Name: b.name, Params: b.params, Results: b.results, NonBlocking: nonBlocking,
 			Fn: func(ctx context.Context, mem wasm.Memory, stack []uint64) {
 				instanceOf(ctx).builtin(ctx, i, mem, stack)
 			}})
 	}
 	for i, hf := range cfg.HostFunctions {
-		env.Funcs = append(env.Funcs, wasm.HostFunc{Name: hf.Name, Params: hf.Params, Results: hf.Results,
+		env.Funcs = append(env.Funcs, wasm.HostFunc{Name: hf.Name, Params: hf.Params, Results: hf.Results, NonBlocking: hf.NonBlocking,
 			Fn: func(ctx context.Context, mem wasm.Memory, stack []uint64) {
 				instanceOf(ctx).declared(ctx, i, mem, stack)
 			}})
 	}
 	fuel := wasm.HostModule{Name: instrument.RefuelModule, Funcs: []wasm.HostFunc{{
-		Name: instrument.RefuelName, Params: []wasm.ValueType{wasm.I64}, Results: []wasm.ValueType{wasm.I64},
+		Name: instrument.RefuelName, Params: []wasm.ValueType{wasm.I64}, Results: []wasm.ValueType{wasm.I64}, NonBlocking: true,
 		Fn: func(ctx context.Context, _ wasm.Memory, stack []uint64) {
 			stack[0] = uint64(instanceOf(ctx).refuel(int64(stack[0])))
 		}}}}
@@ -181,11 +194,11 @@ func (in *Instance) refuel(bal int64) int64 {
 func (in *Instance) enterHost(name string, stack []uint64, nParams int) *HostCall {
 	in.checkRunning()
 	var used uint64
-	if in.cur != nil {
-		bal, _ := in.cur.Global(instrument.FuelGlobal)
+	if in.exec != nil {
+		bal, _ := in.exec.Global(instrument.FuelGlobal)
 		used = uint64(in.given - int64(bal))
 		after := int64(bal) - int64(in.cfg.HostCallGas)
-		in.cur.SetGlobal(instrument.FuelGlobal, uint64(after))
+		in.exec.SetGlobal(instrument.FuelGlobal, uint64(after))
 		if u := in.given - after; u > int64(in.cfg.MaxGas) {
 			in.gasAtAbort = uint64(u)
 			in.fail(newError(CodeGasExhausted, "the execution used more than MaxGas (at a call of "+name+")"))

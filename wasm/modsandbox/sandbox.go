@@ -158,8 +158,13 @@ type Instance struct {
 	destroyed atomic.Bool
 	eng       wasm.Engine
 	mod       wasm.Module
-	cur       wasm.Instance
+	cur       wasm.Instance // guarded by mu
 	info      *moduleInfo
+	// busy names the Load, Restore or Resume in progress. They run
+	// without holding mu: under GOOS=js an engine call waits for the
+	// host's event loop, and a JavaScript callback asking for the status
+	// meanwhile must not wait for mu.
+	busy      string
 	suspended []byte // the state while suspended
 	metrics   Metrics
 
@@ -167,8 +172,9 @@ type Instance struct {
 	prng      uint32
 	timestamp int64
 
-	// per execution
-	given      int64 // fuel handed out
+	// per execution, touched only by the goroutine running it
+	exec       wasm.Instance // the instance host calls charge, nil in start functions
+	given      int64         // fuel handed out
 	deadline   time.Time
 	abort      *Error
 	gasAtAbort uint64
@@ -233,6 +239,9 @@ func (in *Instance) require(op string, allowed ...Status) *Error {
 	if in.status == StatusDestroyed {
 		return newError(CodeInstanceDestroyed, "cannot "+op+" "+in.id+": it was destroyed")
 	}
+	if in.busy != "" {
+		return newError(CodeInvalidState, "cannot "+op+" "+in.id+" while a "+in.busy+" is in progress: wait for it to end")
+	}
 	for _, s := range allowed {
 		if in.status == s {
 			return nil
@@ -263,40 +272,61 @@ type moduleInfo struct {
 // instance must be created (not loaded yet). Failures leave it created.
 func (in *Instance) Load(ctx context.Context, bin []byte) error {
 	in.mu.Lock()
-	defer in.mu.Unlock()
 	if err := in.require("load a module into", StatusCreated); err != nil {
+		in.mu.Unlock()
 		return err
 	}
-	info, out, err := in.prepare(bin)
+	in.busy = "load"
+	in.mu.Unlock()
+
+	info, eng, mod, cur, err := in.load(ctx, bin)
+
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.busy = ""
+	if in.destroyed.Load() {
+		if cur != nil {
+			_ = cur.Close(ctx)
+			_ = mod.Close(ctx)
+		}
+		return newError(CodeInstanceDestroyed, "the instance was destroyed during the load")
+	}
 	if err != nil {
 		return err
 	}
-	eng, err := in.rt.engine(ctx, &in.cfg)
-	if err != nil {
-		return err
-	}
-	mod, err := eng.Compile(ctx, out)
-	if err != nil {
-		return &Error{Code: CodeInvalidModule, Message: err.Error(), Err: err}
-	}
-	in.info = info
-	cur, err := in.instantiate(ctx, mod)
-	if err != nil {
-		in.info = nil
-		_ = mod.Close(ctx)
-		return err
-	}
-	in.eng, in.mod, in.cur = eng, mod, cur
+	in.info, in.eng, in.mod, in.cur = info, eng, mod, cur
 	in.status = StatusLoaded
 	in.updateMemoryLocked()
 	return nil
 }
 
+// load does the work of Load without holding in.mu.
+func (in *Instance) load(ctx context.Context, bin []byte) (*moduleInfo, wasm.Engine, wasm.Module, wasm.Instance, error) {
+	info, out, err := in.prepare(bin)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	eng, err := in.rt.engine(ctx, &in.cfg)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	mod, err := eng.Compile(ctx, out)
+	if err != nil {
+		return nil, nil, nil, nil, &Error{Code: CodeInvalidModule, Message: err.Error(), Err: err}
+	}
+	cur, err := in.instantiate(ctx, mod)
+	if err != nil {
+		_ = mod.Close(ctx)
+		return nil, nil, nil, nil, err
+	}
+	return info, eng, mod, cur, nil
+}
+
 // instantiate creates a fresh instance of mod. A start function runs
-// under the same limits as an execution.
+// under the same limits as an execution, without gas accounting.
 func (in *Instance) instantiate(ctx context.Context, mod wasm.Module) (wasm.Instance, error) {
 	in.begin(time.Now())
-	in.cur = nil
+	in.exec = nil
 	cur, err := mod.Instantiate(context.WithValue(ctx, ctxKey{}, in))
 	if err != nil {
 		e := in.classify(err)
@@ -325,7 +355,7 @@ func (in *Instance) prepare(bin []byte) (*moduleInfo, []byte, error) {
 		declared[b.name] = b
 	}
 	for _, hf := range in.cfg.HostFunctions {
-		declared[hf.Name] = signature{hf.Name, hf.Params, hf.Results}
+		declared[hf.Name] = signature{name: hf.Name, params: hf.Params, results: hf.Results}
 	}
 	info := &moduleInfo{exports: map[string]binary.FuncType{}}
 	var funcTypes []uint32
@@ -413,7 +443,7 @@ func (in *Instance) Destroy() {
 	if in.status == StatusDestroyed {
 		return
 	}
-	running := in.status == StatusRunning
+	running := in.status == StatusRunning || in.busy != ""
 	in.destroyed.Store(true)
 	in.status = StatusDestroyed
 	if !running {
@@ -457,9 +487,9 @@ func (in *Instance) Suspend() error {
 // Resume brings a suspended instance back to loaded, with its state.
 func (in *Instance) Resume(ctx context.Context) error {
 	in.mu.Lock()
-	defer in.mu.Unlock()
 	if err := in.require("resume", StatusSuspended); err != nil {
+		in.mu.Unlock()
 		return err
 	}
-	return in.restoreLocked(ctx, in.suspended)
+	return in.restore(ctx, in.suspended, "resume")
 }

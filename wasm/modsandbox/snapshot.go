@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 
+	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/instrument"
 )
 
@@ -95,11 +96,11 @@ func globalIndex(name string) uint32 {
 // was and returns CodeSnapshotError naming the check.
 func (in *Instance) Restore(ctx context.Context, snap []byte) error {
 	in.mu.Lock()
-	defer in.mu.Unlock()
 	if err := in.require("restore", StatusLoaded, StatusSuspended); err != nil {
+		in.mu.Unlock()
 		return err
 	}
-	return in.restoreLocked(ctx, snap)
+	return in.restore(ctx, snap, "restore")
 }
 
 // snapshotState is a parsed snapshot.
@@ -168,21 +169,54 @@ func (in *Instance) parseSnapshot(snap []byte) (*snapshotState, *Error) {
 	return st, nil
 }
 
-func (in *Instance) restoreLocked(ctx context.Context, snap []byte) error {
+// restore runs Restore or Resume (op) once in.mu is held and the status
+// checked. It releases in.mu while the engine works.
+func (in *Instance) restore(ctx context.Context, snap []byte, op string) error {
 	st, err := in.parseSnapshot(snap)
 	if err != nil {
+		in.mu.Unlock()
 		return err
 	}
-	old := in.cur
-	cur, ierr := in.instantiate(ctx, in.mod)
-	if ierr != nil {
-		in.cur = old
-		return &Error{Code: CodeSnapshotError, Check: "instantiate", Message: "cannot create a fresh instance: " + ierr.Error(), Err: ierr}
+	in.busy = op
+	mod := in.mod
+	in.mu.Unlock()
+
+	cur, rerr := in.fresh(ctx, mod, st)
+
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.busy = ""
+	if in.destroyed.Load() {
+		if cur != nil {
+			_ = cur.Close(ctx)
+		}
+		in.releaseLocked()
+		return newError(CodeInstanceDestroyed, "the instance was destroyed during the "+op)
 	}
-	fail := func(check, msg string) error {
+	if rerr != nil {
+		return rerr
+	}
+	if in.cur != nil {
+		_ = in.cur.Close(ctx)
+	}
+	in.cur = cur
+	in.suspended = nil
+	in.prng, in.timestamp = st.prng, st.timestamp
+	in.metrics.GasUsed = st.gas
+	in.status = StatusLoaded
+	in.updateMemoryLocked()
+	return nil
+}
+
+// fresh makes a new instance of mod holding the state st.
+func (in *Instance) fresh(ctx context.Context, mod wasm.Module, st *snapshotState) (wasm.Instance, error) {
+	cur, ierr := in.instantiate(ctx, mod)
+	if ierr != nil {
+		return nil, &Error{Code: CodeSnapshotError, Check: "instantiate", Message: "cannot create a fresh instance: " + ierr.Error(), Err: ierr}
+	}
+	fail := func(check, msg string) (wasm.Instance, error) {
 		_ = cur.Close(ctx)
-		in.cur = old
-		return snapshotError(check, msg)
+		return nil, snapshotError(check, msg)
 	}
 	if mem := cur.Memory(); mem != nil {
 		if size := uint64(mem.Size()); size < uint64(len(st.mem)) {
@@ -205,14 +239,5 @@ func (in *Instance) restoreLocked(ctx context.Context, snap []byte) error {
 			return fail("globals", "cannot set global "+name)
 		}
 	}
-	if old != nil {
-		_ = old.Close(ctx)
-	}
-	in.cur = cur
-	in.suspended = nil
-	in.prng, in.timestamp = st.prng, st.timestamp
-	in.metrics.GasUsed = st.gas
-	in.status = StatusLoaded
-	in.updateMemoryLocked()
-	return nil
+	return cur, nil
 }

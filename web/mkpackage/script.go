@@ -10,7 +10,7 @@ import (
 
 // scriptSources are the ES modules bundled, in order, into the <script>
 // build. They may import only each other.
-var scriptSources = []string{"sandbox.mjs", "platform-browser.mjs"}
+var scriptSources = []string{"sandbox.mjs", "modsandbox.mjs", "platform-browser.mjs"}
 
 // scriptTail starts the browser platform from the script's own URL and
 // defines the global.
@@ -21,6 +21,9 @@ definePlatform(browser);
 globalThis.wasmsand = Object.freeze({
   Sandbox,
   SandboxError,
+  WasmSandbox,
+  WasmSandboxInstance,
+  createWasmSandbox,
   configure: (options) => browser.configure(options),
 });
 `

@@ -7,8 +7,9 @@
 //	const r = await sb.run('seq 3 | wc -l');
 import { Sandbox, SandboxError, definePlatform } from './sandbox.mjs';
 import { browserPlatform } from './platform-browser.mjs';
+import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 
-export { Sandbox, SandboxError };
+export { Sandbox, SandboxError, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
 
 const platform = browserPlatform(new URL('./', import.meta.url));
 definePlatform(platform);

@@ -143,10 +143,209 @@ export class Sandbox {
  */
 export function configure(options: { baseURL?: string | URL }): void;
 
+// ---- createWasmSandbox: one untrusted module at a time
+
+/** Error codes of the WasmSandbox API. */
+export type WasmSandboxErrorCode =
+  | 'INVALID_MODULE' | 'INVALID_CONFIG' | 'INVALID_ARGUMENT' | 'INVALID_RESULT' | 'INVALID_STATE'
+  | 'GAS_EXHAUSTED' | 'TIMEOUT' | 'MEMORY_EXCEEDED' | 'WASM_TRAP' | 'HOST_FUNCTION_ERROR'
+  | 'INSTANCE_DESTROYED' | 'SNAPSHOT_ERROR' | 'INTERNAL';
+
+/** Why a guest trapped (error.trap of WASM_TRAP and MEMORY_EXCEEDED). */
+export type TrapKind =
+  | 'unreachable' | 'integer divide by zero' | 'integer overflow' | 'out of bounds memory access'
+  | 'stack overflow' | 'indirect call type mismatch' | 'invalid table access'
+  | 'invalid conversion to integer' | 'trap';
+
+/** A WebAssembly number type of a host function's parameter or result. */
+export type WasmValueType = 'i32' | 'i64' | 'f32' | 'f64';
+
+/** A value crossing the boundary: i64 as a BigInt, the others as numbers. */
+export type WasmValue = number | bigint;
+
+/** What a host function gets after its arguments. */
+export interface HostCallInfo {
+  name: string;
+  /** The guest's memory, if it exports one; read and write it only during the call. */
+  memory?: WebAssembly.Memory;
+}
+
+/** A host function guests may import from "env". */
+export interface HostFunctionDecl {
+  params?: WasmValueType[];
+  /** At most one result. */
+  results?: WasmValueType[];
+  /**
+   * Gets the arguments, then a HostCallInfo; returns the result (a BigInt
+   * for i64) or nothing. What it throws stops the guest with
+   * HOST_FUNCTION_ERROR. It must not call the WasmSandbox API.
+   */
+  fn: (...args: any[]) => WasmValue | void | Promise<WasmValue | void>;
+  /** fn returns a Promise (the guest waits for it, through JSPI). */
+  async?: boolean;
+}
+
+export type PresetName = 'minimal' | 'standard' | 'generous';
+
+export interface WasmSandboxLimits {
+  maxGas: number;
+  maxMemoryBytes: number;
+  maxExecutionMs: number;
+}
+
+export interface WasmSandboxConfig {
+  /** What __get_time returns, e.g. ms since the epoch of the event processed. Required. */
+  eventTimestamp: number;
+  /** Default 16 MiB; memory.grow past it fails inside the guest. */
+  maxMemoryBytes?: number;
+  /** Default 1,000,000: one per instruction, plus hostCallGas per host call. */
+  maxGas?: number;
+  /** Default 50. */
+  maxExecutionMs?: number;
+  /** Seeds __get_random (Mulberry32). Default 0. */
+  deterministicSeed?: number;
+  /** Gas per host call. Default 100. */
+  hostCallGas?: number;
+  /** Deterministic call-depth limit. Default 1000, at most 10000. */
+  maxCallDepth?: number;
+  /** The limits of a preset, under the fields given here. */
+  preset?: PresetName;
+  hostFunctions?: Record<string, HostFunctionDecl> | Array<HostFunctionDecl & { name: string }>;
+  /** Path prefixes __read_file may read, through readFile. */
+  readPrefixes?: string[];
+  readFile?: (path: string) => Uint8Array | ArrayBuffer | string | null | Promise<Uint8Array | ArrayBuffer | string | null>;
+  /** Hosts __fetch may reach, through fetch. */
+  fetchHosts?: string[];
+  fetch?: (url: string) => Uint8Array | ArrayBuffer | string | Promise<Uint8Array | ArrayBuffer | string>;
+}
+
+/** An instance's config, frozen, defaults filled in. */
+export interface FrozenWasmSandboxConfig extends Readonly<Required<Omit<WasmSandboxConfig,
+  'hostFunctions' | 'preset' | 'readFile' | 'fetch'>>> {
+  readonly hostFunctions: Readonly<Record<string, Readonly<HostFunctionDecl>>>;
+  readonly preset?: PresetName;
+  readonly readFile?: WasmSandboxConfig['readFile'];
+  readonly fetch?: WasmSandboxConfig['fetch'];
+}
+
+export type WasmSandboxStatus = 'created' | 'loaded' | 'running' | 'suspended' | 'destroyed';
+
+export interface WasmSandboxMetrics {
+  executions: number;
+  gasUsed: number;
+  lastGasUsed: number;
+  hostCalls: number;
+  failedGrows: number;
+  memoryBytes: number;
+  peakMemoryBytes: number;
+  totalDurationMs: number;
+}
+
+/** One entry of the host-call log. */
+export interface HostCallRecord {
+  /** Logical time: the call's index in the execution. */
+  seq: number;
+  name: string;
+  inputs: WasmValue[];
+  outputs: WasmValue[];
+  gasAtCall: number;
+  /** "read:/path", "fetch:host" or "". */
+  capability: string;
+  granted: boolean;
+  /** The __log message, the path or URL. */
+  detail: string;
+  error?: string;
+}
+
+export interface WasmSandboxError {
+  code: WasmSandboxErrorCode;
+  message: string;
+  trap?: TrapKind;
+  check?: string;
+}
+
+interface ExecuteCommon {
+  gasUsed: number;
+  durationMs: number;
+  metrics: WasmSandboxMetrics;
+  hostCalls: HostCallRecord[];
+  logs: string[];
+}
+
+export type ExecuteResult<T = unknown> =
+  | (ExecuteCommon & { ok: true; value: T })
+  | (ExecuteCommon & { ok: false; error: WasmSandboxError });
+
+export type PressureLevel = 'NORMAL' | 'WARNING' | 'PRESSURE' | 'CRITICAL' | 'OOM';
+
+export interface Advice {
+  level: PressureLevel;
+  action: 'none' | 'log' | 'suspend' | 'emergency_save';
+  /** Ids of the instances to suspend or save. */
+  targets: string[];
+}
+
+export interface DeterminismReport {
+  deterministic: boolean;
+  differences: string[];
+  runs: [ExecuteResult, ExecuteResult];
+  /** SHA-256 (hex) of each run's snapshot. */
+  stateHashes: [string, string];
+}
+
+/** One sandboxed module, made by WasmSandbox.create. */
+export class WasmSandboxInstance {
+  private constructor();
+  /** "sandbox-N". */
+  readonly id: string;
+  readonly config: FrozenWasmSandboxConfig;
+  readonly status: WasmSandboxStatus;
+  /** null once destroyed. */
+  readonly metrics: WasmSandboxMetrics | null;
+}
+
+type InstanceRef = WasmSandboxInstance | string;
+
+/**
+ * A runtime of module instances. SandboxError codes are those of
+ * WasmSandboxErrorCode; a SNAPSHOT_ERROR's check property names the
+ * failed check.
+ */
+export class WasmSandbox {
+  private constructor();
+  readonly presets: Readonly<Record<PresetName, Readonly<WasmSandboxLimits>>>;
+  /** Throws INVALID_CONFIG. */
+  create(config: WasmSandboxConfig): WasmSandboxInstance;
+  /** Rejects with INVALID_MODULE (naming the import refused), INVALID_STATE, ... */
+  load(instance: InstanceRef, bytes: Uint8Array | ArrayBuffer): Promise<void>;
+  /**
+   * Numbers, BigInts or an array of them are the export's arguments; a
+   * Uint8Array is passed as bytes, anything else as JSON. Never rejects.
+   */
+  execute<T = unknown>(instance: InstanceRef, action: string, payload?: unknown): Promise<ExecuteResult<T>>;
+  /** Idempotent. */
+  destroy(instance: InstanceRef): void;
+  snapshot(instance: InstanceRef): Uint8Array;
+  restore(instance: InstanceRef, snapshot: Uint8Array | ArrayBuffer): Promise<void>;
+  suspend(instance: InstanceRef): void;
+  resume(instance: InstanceRef): Promise<void>;
+  getMetrics(instance: InstanceRef): WasmSandboxMetrics;
+  getHostCallLog(instance: InstanceRef): HostCallRecord[];
+  getMemoryPressure(instances: Iterable<InstanceRef>, availableBytes: number): PressureLevel;
+  advise(level: PressureLevel, instances: Iterable<InstanceRef>, foreground?: InstanceRef): Advice;
+  validateDeterminism(bytes: Uint8Array | ArrayBuffer, action: string, payload: unknown, config: WasmSandboxConfig): Promise<DeterminismReport>;
+}
+
+/** Loads the core (once) and makes a WasmSandbox. */
+export function createWasmSandbox(options?: { onProgress?: (progress: LoadProgress) => void }): Promise<WasmSandbox>;
+
 /** The <script> build's global. */
 export interface WasmsandGlobal {
   Sandbox: typeof Sandbox;
   SandboxError: typeof SandboxError;
+  WasmSandbox: typeof WasmSandbox;
+  WasmSandboxInstance: typeof WasmSandboxInstance;
+  createWasmSandbox: typeof createWasmSandbox;
   configure: typeof configure;
 }
 

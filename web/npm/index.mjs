@@ -3,8 +3,9 @@
 // of their commands runs, once per process.
 import { readFile, readdir } from 'node:fs/promises';
 import { Sandbox, SandboxError, definePlatform } from './sandbox.mjs';
+import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 
-export { Sandbox, SandboxError };
+export { Sandbox, SandboxError, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
 
 let base = new URL('./', import.meta.url);
 

@@ -157,7 +157,11 @@ async function startCore(progress) {
   return api;
 }
 
-function core(progress = null) {
+/**
+ * core(progress) resolves to the core's API object once the Go runtime
+ * has started (it starts on the first call). For the loaders' own use.
+ */
+export function core(progress = null) {
   if (!platform) throw new Error('wasmsand: no platform defined; import the package entry point');
   corePromise ??= startCore(progress).catch((err) => {
     corePromise = null;
