@@ -10,7 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/interp"
 
-	"github.com/wasmsand/wasmsand/sandbox/internal/bashprintf"
+	"github.com/wasmsand/wasmsand/sandbox/bashprintf"
 )
 
 // The interpreter's printf builtin lacks much of bash's (%e, %q, %'c,

@@ -636,3 +636,10 @@ func TestReadDirectory(t *testing.T) {
 		t.Fatalf("cat /tmp: exit %d %q", res.ExitCode, res.Stderr)
 	}
 }
+
+func TestPrintfProgram(t *testing.T) {
+	sb := newTest(t, Options{})
+	if res := run(t, sb, "seq 3 | xargs printf '<%s>'; echo; /usr/bin/printf '%x\\n' 255"); string(res.Stdout) != "<1><2><3>\nff\n" {
+		t.Fatalf("got %q (stderr %q)", res.Stdout, res.Stderr)
+	}
+}

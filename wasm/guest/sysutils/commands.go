@@ -24,6 +24,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nproc"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/od"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/printf"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/readlink"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/realpath"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/rmdir"
@@ -72,6 +73,7 @@ var Commands = map[string]tool.MainFunc{
 	"mktemp":    mktemp.Main,
 	"nproc":     nproc.Main,
 	"printenv":  printenv.Main,
+	"printf":    printf.Main,
 	"readlink":  readlink.Main,
 	"realpath":  realpath.Main,
 	"rmdir":     rmdir.Main,
