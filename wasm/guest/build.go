@@ -33,7 +33,7 @@ var notModules = map[string]bool{"cmd": true, "internal": true, "guesttest": tru
 
 // Modules lists every guest module Build produces: each directory beside
 // this file with a main.go (coreutils/ gives coreutils.wasm). Every module
-// is a multi-call binary that prints its command names for --list.
+// is a multi-call binary that lists its command names (tool.Multicall).
 func Modules() ([]Module, error) {
 	entries, err := os.ReadDir(SourceDir())
 	if err != nil {
@@ -62,7 +62,7 @@ func SourceDir() string {
 // Build compiles every guest module into dir (coreutils.wasm ...) and
 // writes dir/manifest.json {"coreutils.wasm": ["cat", ...]}. It runs
 // `go build` with GOOS=wasip1 GOARCH=wasm -trimpath -ldflags="-s -w", then
-// asks a native build of each module for its command list (--list).
+// asks a native build of each module for its command list.
 func Build(ctx context.Context, dir string) error {
 	// go build runs in the source directory: make dir independent of it.
 	dir, err := filepath.Abs(dir)
@@ -140,11 +140,12 @@ func buildModule(ctx context.Context, src, dir string, m Module) ([]string, erro
 	return names, nil
 }
 
-// listCommands runs the module natively with --list.
+// listCommands runs the module natively with WASMSAND_LIST_COMMANDS set,
+// which makes it print its command names (see tool.Multicall).
 func listCommands(ctx context.Context, src, pkg string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, goTool(), "run", pkg, "--list")
+	cmd := exec.CommandContext(ctx, goTool(), "run", pkg)
 	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "GOOS=", "GOARCH=", "GOFLAGS=")
+	cmd.Env = append(os.Environ(), "GOOS=", "GOARCH=", "GOFLAGS=", "WASMSAND_LIST_COMMANDS=1")
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {

@@ -40,9 +40,11 @@ func toolsDir(t testing.TB) string {
 				toolsErr = fmt.Errorf("go build %s: %v\n%s", mod, err, b)
 				return
 			}
-			list, err := exec.Command("go", "run", "../"+mod, "--list").Output()
+			lc := exec.Command("go", "run", "../"+mod)
+			lc.Env = append(os.Environ(), "WASMSAND_LIST_COMMANDS=1")
+			list, err := lc.Output()
 			if err != nil {
-				toolsErr = fmt.Errorf("%s --list: %v", mod, err)
+				toolsErr = fmt.Errorf("listing %s: %v", mod, err)
 				return
 			}
 			manifest[mod+".wasm"] = strings.Fields(string(list))

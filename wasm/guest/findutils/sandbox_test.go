@@ -40,7 +40,8 @@ func toolsDir(t testing.TB) string {
 				toolsErr = fmt.Errorf("building %s: %v\n%s", m, err, b)
 				return
 			}
-			list := exec.Command("go", "run", "../"+m, "--list")
+			list := exec.Command("go", "run", "../"+m)
+			list.Env = append(os.Environ(), "WASMSAND_LIST_COMMANDS=1")
 			b, err := list.Output()
 			if err != nil {
 				toolsErr = fmt.Errorf("listing %s: %v", m, err)
