@@ -1,9 +1,7 @@
 // Command sysutils is a multi-call guest module holding the system, file
 // attribute, checksum, encoding and arithmetic commands (rmdir, ln, stat,
 // date, bc, test...). It runs the command named by the base name of
-// argv[0], or by its first argument when invoked as sysutils;
-//. Setting WASMSAND_LIST_COMMANDS lists the command names
-// (see tool.Multicall).
+// argv[0], or by its first argument when invoked as sysutils.
 package main
 
 import (
