@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -139,7 +138,8 @@ func goGuestPath(t testing.TB) string {
 		}
 		goGuest.dir = dir
 		goGuest.path = filepath.Join(dir, "goguest.wasm")
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", goGuest.path, "./testdata/goguest")
+		// "go test" puts its own go command first on PATH.
+		cmd := exec.Command("go", "build", "-o", goGuest.path, "./testdata/goguest")
 		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
 		goGuest.out, goGuest.err = cmd.CombinedOutput()
 	})

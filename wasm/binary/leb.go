@@ -24,26 +24,6 @@ func readU32(b []byte, pos int) (uint32, int) {
 	return 0, -1
 }
 
-// readU64 decodes an unsigned LEB128 value of at most 64 bits.
-func readU64(b []byte, pos int) (uint64, int) {
-	var v uint64
-	for shift := uint(0); shift < 70; shift += 7 {
-		if pos >= len(b) {
-			return 0, -1
-		}
-		c := b[pos]
-		pos++
-		if shift == 63 && c > 0x01 {
-			return 0, -1
-		}
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v, pos
-		}
-	}
-	return 0, -1
-}
-
 // readS32 decodes a signed LEB128 value of at most 32 bits.
 func readS32(b []byte, pos int) (int32, int) {
 	var v int64

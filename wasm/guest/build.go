@@ -156,11 +156,12 @@ func listCommands(ctx context.Context, src, pkg string) ([]string, error) {
 	return names, nil
 }
 
-// goTool finds the go command: the one that built this program if it is
-// still there, else whatever PATH offers.
+// goTool finds the go command on PATH. Under "go run", "go test" and
+// "go generate" that is the go command running this program, which puts its
+// own GOROOT/bin first on PATH. If there is none, it returns "go" so that
+// running it fails with exec's "not found in $PATH" error.
 func goTool() string {
-	p := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(p); err == nil {
+	if p, err := exec.LookPath("go"); err == nil {
 		return p
 	}
 	return "go"

@@ -1,10 +1,6 @@
 package modsandbox
 
-import (
-	"errors"
-
-	"github.com/wasmsand/wasmsand/wasm"
-)
+import "github.com/wasmsand/wasmsand/wasm"
 
 // Code is the stable, machine-readable kind of an Error. The JS binding
 // passes it through unchanged as error.code.
@@ -99,15 +95,6 @@ var (
 )
 
 func newError(code Code, msg string) *Error { return &Error{Code: code, Message: msg} }
-
-// asError returns err as an *Error, wrapping foreign errors with code.
-func asError(err error, code Code) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return &Error{Code: code, Message: err.Error(), Err: err}
-}
 
 func snapshotError(check, msg string) *Error {
 	return &Error{Code: CodeSnapshotError, Check: check, Message: "check " + check + " failed: " + msg}

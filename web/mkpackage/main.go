@@ -21,7 +21,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/wasmsand/wasmsand/wasm/guest"
@@ -54,9 +53,10 @@ func build(ctx context.Context, out, src, tools, version string) error {
 	if err := os.MkdirAll(filepath.Join(out, "tools"), 0o755); err != nil {
 		return err
 	}
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goCmd); err != nil {
-		goCmd = "go"
+	// Under "go run" the go command running this program is first on PATH.
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		return fmt.Errorf("finding the go command: %w (put Go's bin folder on PATH)", err)
 	}
 	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath",
 		"-ldflags", "-s -w -X main.version="+version,

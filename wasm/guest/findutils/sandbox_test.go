@@ -48,9 +48,7 @@ func toolsDir(t testing.TB) string {
 				return
 			}
 			var names []string
-			for _, n := range splitFields(string(b)) {
-				names = append(names, n)
-			}
+			names = append(names, splitFields(string(b))...)
 			manifest[m+".wasm"] = names
 		}
 		data, _ := json.Marshal(manifest)

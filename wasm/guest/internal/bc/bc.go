@@ -76,11 +76,6 @@ func Main(env *tool.Env) int {
 	return in.status
 }
 
-type frame struct {
-	vars   map[string]Num
-	arrays map[string]*array
-}
-
 type array struct{ v []Num }
 
 func (a *array) get(i int) Num {

@@ -190,11 +190,10 @@ type stmt struct {
 }
 
 type function struct {
-	name    string
-	params  []param
-	autos   []param
-	body    []*stmt
-	defined bool
+	name   string
+	params []param
+	autos  []param
+	body   []*stmt
 }
 
 type param struct {
@@ -208,7 +207,6 @@ type parser struct {
 	lx    *lexer
 	tok   token
 	peekd bool
-	err   error
 	inFn  bool
 	loops int
 }

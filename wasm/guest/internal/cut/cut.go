@@ -307,7 +307,7 @@ func (c *cut) positions(out *bufio.Writer, b []byte) {
 }
 
 func (c *cut) fields(out *bufio.Writer, b []byte) {
-	if bytes.Index(b, c.delim) < 0 {
+	if !bytes.Contains(b, c.delim) {
 		if !c.onlyDelim {
 			out.Write(b)
 			out.WriteByte(c.eol)

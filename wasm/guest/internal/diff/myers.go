@@ -347,10 +347,9 @@ func (an *analysis) shiftBoundaries() {
 		eq := an.equivs[f]
 		iEnd := len(eq)
 		i, j := 0, 0
-		otherAt := func(k int) bool { return an.changed[1-f][k+1] }
 		for {
 			for i < iEnd && !ch[i] {
-				for otherAt(j) {
+				for an.isChanged(1-f, j) {
 					j++
 				}
 				j++
@@ -362,7 +361,7 @@ func (an *analysis) shiftBoundaries() {
 			start := i
 			for i++; ch[i]; i++ {
 			}
-			for otherAt(j) {
+			for an.isChanged(1-f, j) {
 				j++
 			}
 			var runlength, corresponding int
@@ -377,12 +376,12 @@ func (an *analysis) shiftBoundaries() {
 						start--
 					}
 					j--
-					for otherAt(j) {
+					for an.isChanged(1-f, j) {
 						j--
 					}
 				}
 				corresponding = iEnd
-				if otherAt(j - 1) {
+				if an.isChanged(1-f, j-1) {
 					corresponding = i
 				}
 				for i != iEnd && eq[start] == eq[i] {
@@ -395,7 +394,7 @@ func (an *analysis) shiftBoundaries() {
 					}
 					for {
 						j++
-						if !otherAt(j) {
+						if !an.isChanged(1-f, j) {
 							break
 						}
 						corresponding = i
@@ -411,7 +410,7 @@ func (an *analysis) shiftBoundaries() {
 				i--
 				ch[i] = false
 				j--
-				for otherAt(j) {
+				for an.isChanged(1-f, j) {
 					j--
 				}
 			}

@@ -32,11 +32,10 @@ With no FILE, or when FILE is -, read standard input.
 `}
 
 type fold struct {
-	width     int
-	bytes     bool
-	chars     bool
-	spaces    bool
-	utf8Aware bool
+	width  int
+	bytes  bool
+	chars  bool
+	spaces bool
 }
 
 // Main runs fold.

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -500,7 +499,7 @@ func (g *grep) walk(root string) {
 			if g.done || g.writeErr != nil {
 				return
 			}
-			p := filepath.Join(dir, e.Name())
+			var p string
 			if dir == "." && g.bareDot {
 				p = e.Name()
 			} else if strings.HasSuffix(dir, "/") {

@@ -84,10 +84,13 @@ func (e *encoder) encode(w *bufio.Writer, v any, level int) {
 			w.WriteString("{}")
 			return
 		}
-		keys := make([]string, 0, len(v))
+		// e.keys is a stack of sorted key lists reused across calls: this
+		// object's keys sit above those of the objects it is nested in.
+		base := len(e.keys)
 		for k := range v {
-			keys = append(keys, k)
+			e.keys = append(e.keys, k)
 		}
+		keys := e.keys[base:]
 		slices.Sort(keys)
 		w.WriteByte('{')
 		for i, k := range keys {
@@ -104,6 +107,8 @@ func (e *encoder) encode(w *bufio.Writer, v any, level int) {
 			}
 			e.encode(w, v[k], level+1)
 		}
+		clear(keys) // drop the strings so the stack holds no old values
+		e.keys = e.keys[:base]
 		if !e.compact {
 			e.newline(w, level)
 		}

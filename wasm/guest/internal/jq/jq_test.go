@@ -15,6 +15,7 @@ func TestCases(t *testing.T) {
 	}{
 		{args: []string{"jq", "."}, stdin: `{"b":1,"a":[1,{}]}`, stdout: "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": 1\n}\n"},
 		{args: []string{"jq", "-c", "."}, stdin: `{"b":1,"a":[]}`, stdout: "{\"a\":[],\"b\":1}\n"},
+		{args: []string{"jq", "-c", "."}, stdin: `{"z":{"y":1,"x":{"b":2,"a":3}},"a":{"d":4,"c":5}} {"q":1,"p":{"n":0,"m":1}}`, stdout: "{\"a\":{\"c\":5,\"d\":4},\"z\":{\"x\":{\"a\":3,\"b\":2},\"y\":1}}\n{\"p\":{\"m\":1,\"n\":0},\"q\":1}\n"},
 		{args: []string{"jq", "--tab", "."}, stdin: `[1]`, stdout: "[\n\t1\n]\n"},
 		{args: []string{"jq", "--indent", "1", "."}, stdin: `[1]`, stdout: "[\n 1\n]\n"},
 		{args: []string{"jq", "-r", ".[]"}, stdin: `["a","b"]`, stdout: "a\nb\n"},

@@ -87,19 +87,18 @@ func parseStyle(s string) (style, bool) {
 }
 
 type nl struct {
-	styles    [3]style // header, body, footer
-	incr      int64
-	join      int64
-	format    string
-	sep       string
-	start     int64
-	width     int
-	renumber  bool
-	delim     string
-	num       int64
-	blankRun  int64
-	section   int
-	numbering bool
+	styles   [3]style // header, body, footer
+	incr     int64
+	join     int64
+	format   string
+	sep      string
+	start    int64
+	width    int
+	renumber bool
+	delim    string
+	num      int64
+	blankRun int64
+	section  int
 }
 
 // Main runs nl.

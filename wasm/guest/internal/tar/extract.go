@@ -140,8 +140,10 @@ func (t *tarCmd) extract(tr *tar.Reader, h *tar.Header, dirs *[]*tar.Header) err
 	if t.verbose > 0 {
 		t.verboseLine(h)
 	}
+	// tar.Reader.Next reports old-style regular files (TypeRegA) as
+	// TypeReg, or TypeDir when the name ends in a slash.
 	if t.toStdout {
-		if h.Typeflag == tar.TypeReg || h.Typeflag == tar.TypeRegA {
+		if h.Typeflag == tar.TypeReg {
 			if _, err := io.Copy(t.env.Out(), tr); err != nil {
 				return writeError{err}
 			}
@@ -167,7 +169,7 @@ func (t *tarCmd) extract(tr *tar.Reader, h *tar.Header, dirs *[]*tar.Header) err
 		hd.Name = target
 		*dirs = append(*dirs, &hd)
 		return nil
-	case tar.TypeReg, tar.TypeRegA, tar.TypeGNUSparse:
+	case tar.TypeReg, tar.TypeGNUSparse:
 		if err := t.prepare(target, name); err != nil {
 			return nil
 		}

@@ -3,6 +3,7 @@ package tool
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // ArgKind says whether an option takes an argument.
@@ -112,7 +113,7 @@ func (s *Spec) parse(args []string) (flags []Flag, operands []string, err error)
 		for j := 1; j < len(a); {
 			r, size := rune(a[j]), 1
 			if r >= 0x80 {
-				r, size = decodeRune(a[j:])
+				r, size = utf8.DecodeRuneInString(a[j:])
 			}
 			j += size
 			o := s.short(r)
@@ -211,15 +212,4 @@ found:
 		f.Arg, f.HasArg = val, hasVal
 	}
 	return f, 0, nil
-}
-
-func decodeRune(s string) (rune, int) {
-	for _, r := range s {
-		n := len(string(r))
-		if r == 0xFFFD {
-			n = 1
-		}
-		return r, n
-	}
-	return 0xFFFD, 1
 }

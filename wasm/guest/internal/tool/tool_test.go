@@ -16,6 +16,7 @@ func TestParse(t *testing.T) {
 			{Short: 'A', Long: "almost-all"},
 			{Short: 'n', Long: "lines", Arg: RequiredArg},
 			{Long: "color", Arg: OptionalArg},
+			{Short: 'é', Long: "accent"},
 		},
 		UsageExit: 2,
 	}
@@ -31,6 +32,8 @@ func TestParse(t *testing.T) {
 		{args: []string{"--li", "9", "--colo=never"}, flags: "n=9,color=never"},
 		{args: []string{"-", "-n", "-1"}, flags: "n=-1", operands: "-"},
 		{args: []string{"-z"}, err: "invalid option -- 'z'"},
+		{args: []string{"-éa"}, flags: "é=,a="},
+		{args: []string{"-a\xff"}, err: "invalid option -- '\uFFFD'"},
 		{args: []string{"-n"}, err: "option requires an argument -- 'n'"},
 		{args: []string{"--al"}, err: "option '--al' is ambiguous; possibilities: '--all' '--almost-all'"},
 		{args: []string{"--nope"}, err: "unrecognized option '--nope'"},

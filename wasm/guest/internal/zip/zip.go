@@ -110,7 +110,6 @@ type zipper struct {
 	index                               map[string]int
 	todo                                []*entry
 	added                               []string
-	warned                              bool
 	archiveAbs                          string
 	missing                             int
 }

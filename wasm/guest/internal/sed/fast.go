@@ -1,0 +1,164 @@
+package sed
+
+import (
+	"bytes"
+	"io"
+)
+
+// fastSubst is the whole-buffer path for the commonest scripts: a single
+// unaddressed s command with a literal pattern that cannot span lines and
+// a literal replacement (sed s/a/b/g, sed s/foo/bar/). With the g flag
+// every occurrence in the stream is replaced, so lines need not be split;
+// without it, the first occurrence of each line is. The input is rewritten
+// a buffer at a time.
+type fastSubst struct {
+	lit, repl []byte
+	global    bool
+	bufSize   int
+	delim     byte
+}
+
+// fastBufSize, if positive, overrides the buffer size (for tests).
+var fastBufSize int
+
+// planFast returns the fast path for cmds, or nil if the script needs the
+// general machine.
+func planFast(cmds []*command, quiet, unbuf bool, delim byte) *fastSubst {
+	if len(cmds) != 1 || quiet || unbuf {
+		return nil
+	}
+	c := cmds[0]
+	if c.name != 's' || c.a1 != nil || c.neg {
+		return nil
+	}
+	s := c.s
+	if s.re == nil || s.re.lit == nil || bytes.IndexByte(s.re.lit, delim) >= 0 ||
+		s.nth > 1 || s.print > 0 || s.out != nil {
+		return nil
+	}
+	var repl []byte
+	for _, p := range s.repl {
+		if p.kind != rpLit {
+			return nil
+		}
+		repl = append(repl, p.lit...)
+	}
+	size := 256 << 10
+	if fastBufSize > 0 {
+		size = fastBufSize
+	}
+	return &fastSubst{lit: s.re.lit, repl: repl, global: s.global, bufSize: size, delim: delim}
+}
+
+// runFast streams every file of m.in through the fast substitution.
+func (m *machine) runFast() error {
+	f := m.fast
+	o := m.out
+	buf := make([]byte, max(f.bufSize, 2*len(f.lit)))
+	keep := len(f.lit) - 1
+	var out []byte
+	for {
+		if m.in.r == nil {
+			more, err := m.in.open()
+			if err != nil || !more {
+				return err
+			}
+		}
+		n := 0 // bytes of buf holding unprocessed input
+		first := true
+		for {
+			k, err := m.in.r.Read(buf[n:])
+			if k > 0 && first {
+				// A previous file that ended without a newline gets one
+				// before more output, as in the general path.
+				o.fixNL()
+				first = false
+			}
+			n += k
+			eof := err == io.EOF
+			if err != nil && !eof {
+				m.in.closeCur()
+				return readError(m.in, err)
+			}
+			limit := max(n-keep, 0) // matches starting before limit are decidable
+			if eof {
+				limit = n
+			}
+			data := buf[:n]
+			var pos int
+			out, pos = f.replace(out[:0], data, limit, eof)
+			if eof {
+				out = append(out, data[pos:]...)
+				o.w.Write(out)
+				if n > 0 {
+					o.missingNL = data[n-1] != m.delim
+				}
+				break
+			}
+			o.w.Write(out)
+			n = copy(buf, data[pos:])
+			if n == len(buf) {
+				// A line longer than the buffer: grow it.
+				buf = append(buf, make([]byte, len(buf))...)
+			}
+		}
+		m.in.closeCur()
+	}
+}
+
+// replace rewrites data[:limit] (and matches that start there) onto out.
+// It returns out and how much of data it consumed; without the g flag it
+// stops before a line it cannot finish unless eof.
+func (f *fastSubst) replace(out, data []byte, limit int, eof bool) ([]byte, int) {
+	pos := 0
+	if f.global {
+		if len(f.lit) == 1 && len(f.repl) == 1 {
+			// One byte for another: rewrite in place.
+			a, b := f.lit[0], f.repl[0]
+			for pos < limit {
+				i := bytes.IndexByte(data[pos:limit], a)
+				if i < 0 {
+					break
+				}
+				data[pos+i] = b
+				pos += i + 1
+			}
+			return append(out, data[:limit]...), limit
+		}
+		for pos < limit {
+			i := bytes.Index(data[pos:], f.lit)
+			if i < 0 || pos+i >= limit {
+				break
+			}
+			out = append(out, data[pos:pos+i]...)
+			out = append(out, f.repl...)
+			pos += i + len(f.lit)
+		}
+		if pos < limit {
+			out = append(out, data[pos:limit]...)
+			pos = limit
+		}
+		return out, pos
+	}
+	// First occurrence per line: only whole lines (or the tail at eof).
+	for pos < len(data) {
+		nl := bytes.IndexByte(data[pos:], f.delim)
+		end := pos + nl + 1
+		if nl < 0 {
+			if !eof {
+				break
+			}
+			end = len(data)
+		}
+		line := data[pos:end]
+		if i := bytes.Index(line, f.lit); i >= 0 {
+			out = append(out, line[:i]...)
+			out = append(out, f.repl...)
+			out = append(out, line[i+len(f.lit):]...)
+		} else {
+			out = append(out, line...)
+		}
+		pos = end
+	}
+	return out, pos
+}
