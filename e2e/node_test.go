@@ -94,7 +94,33 @@ func TestJSBridge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Node; not in -short mode")
 	}
-	node := node26(t)
+	runJSBridgeTests(t, node26(t))
+}
+
+// TestJSBridgeWithoutJSPI runs the same tests on a Node without JSPI (the
+// machine's own Node 20), where the engine runs pipeline stages one after
+// another.
+func TestJSBridgeWithoutJSPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Node; not in -short mode")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no system node on PATH to test the engine without JSPI")
+	}
+	out, err := exec.Command(node, "-e", "process.stdout.write(String(typeof WebAssembly.Suspending === 'function'))").Output()
+	if err != nil {
+		t.Fatalf("%s: %v", node, err)
+	}
+	if string(out) == "true" {
+		t.Skipf("%s has JSPI; the no-JSPI path needs an older Node (20 or 22)", node)
+	}
+	runJSBridgeTests(t, node)
+}
+
+// runJSBridgeTests runs `GOOS=js go test ./jsbridge` with node as the
+// runner (through Go's go_js_wasm_exec).
+func runJSBridgeTests(t *testing.T, node string) {
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		t.Fatalf("go env GOROOT: %v", err)
@@ -105,8 +131,8 @@ func TestJSBridge(t *testing.T) {
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "PATH="+path)
 	out, err := cmd.CombinedOutput()
-	t.Logf("GOOS=js go test ./jsbridge:\n%s", out)
+	t.Logf("GOOS=js go test ./jsbridge with %s:\n%s", node, out)
 	if err != nil {
-		t.Fatalf("jsbridge tests under Node failed: %v", err)
+		t.Fatalf("jsbridge tests under %s failed: %v", node, err)
 	}
 }

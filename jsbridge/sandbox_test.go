@@ -107,11 +107,19 @@ func TestTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sb.Close()
-	r, err := sb.Run(context.Background(), "yes > /dev/null")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.ExitCode != 124 {
-		t.Errorf("exit %d, want 124 (stderr %q)", r.ExitCode, r.Stderr)
+	// A spinning guest, and a shell loop that starts no guest (it must
+	// yield, or under js the timer never fires).
+	for _, cmd := range []string{"yes > /dev/null", "while true; do :; done"} {
+		start := time.Now()
+		r, err := sb.Run(context.Background(), cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ExitCode != 124 {
+			t.Errorf("%q: exit %d, want 124 (stderr %q)", cmd, r.ExitCode, r.Stderr)
+		}
+		if took := time.Since(start); took > 3*time.Second {
+			t.Errorf("%q: stopped after %v, limit 300ms", cmd, took)
+		}
 	}
 }

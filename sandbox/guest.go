@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/sandbox/wasi"
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/coalesce"
@@ -90,6 +92,8 @@ func refuelModule() wasm.HostModule {
 			Params:  []wasm.ValueType{wasm.I64},
 			Results: []wasm.ValueType{wasm.I64},
 			Fn:      refuel,
+			// It never waits: it only accounts and checks the deadline.
+			NonBlocking: true,
 		}}, append(spawnHostFuncs(), hostFSFuncs()...)...),
 	}
 }
@@ -160,12 +164,20 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	}
 	defer run.release()
 
+	stdin := hc.Stdin
+	if synchronous(s.eng.eng) {
+		if stdin, err = readStdin(ctx, stdin, s.opts.FSLimit); err != nil {
+			fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
+			return interp.ExitStatus(126)
+		}
+	}
+
 	cfg := wasi.Config{
 		Args:   args,
 		Env:    guestEnv(hc.Env, hc.Dir),
 		FS:     s.fs,
 		Cwd:    hc.Dir,
-		Stdin:  hc.Stdin,
+		Stdin:  stdin,
 		Stdout: hc.Stdout,
 		Stderr: hc.Stderr,
 		Now:    s.now,
@@ -252,4 +264,40 @@ func guestEnv(env expand.Environ, dir string) []string {
 		return true
 	})
 	return append(out, "PWD="+dir)
+}
+
+// synchronous reports whether eng runs each guest to its end inside one
+// call, so that a guest must never wait for another (jsbridge without
+// JSPI; see RATIONALE.md).
+func synchronous(eng wasm.Engine) bool {
+	e, ok := eng.(interface{ Synchronous() bool })
+	return ok && e.Synchronous()
+}
+
+// readStdin reads a guest's standard input to its end before the guest
+// starts, unless it is a VFS file (which never waits) or nothing: the
+// stages of a pipeline then run one after another, each writer filling
+// the pipe while its reader's goroutine drains it. Input longer than
+// limit bytes (DefaultFSLimit if 0) is refused.
+func readStdin(ctx context.Context, r io.Reader, limit int64) (io.Reader, error) {
+	if r == nil {
+		return nil, nil
+	}
+	if _, ok := r.(*vfs.File); ok {
+		return r, nil
+	}
+	if limit <= 0 {
+		limit = DefaultFSLimit
+	}
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("standard input is longer than %d bytes, the most a pipeline stage can buffer without JSPI", limit)
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	return bytes.NewReader(b), nil
 }

@@ -20,9 +20,9 @@ import (
 func hostFSFuncs() []wasm.HostFunc {
 	i32 := wasm.I32
 	return []wasm.HostFunc{
-		{Name: "path_chmod", Params: []wasm.ValueType{i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: pathChmod},
-		{Name: "path_mode", Params: []wasm.ValueType{i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: pathMode},
-		{Name: "fs_usage", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: fsUsage},
+		{Name: "path_chmod", Params: []wasm.ValueType{i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: pathChmod, NonBlocking: true},
+		{Name: "path_mode", Params: []wasm.ValueType{i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: pathMode, NonBlocking: true},
+		{Name: "fs_usage", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: fsUsage, NonBlocking: true},
 	}
 }
 

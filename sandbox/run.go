@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ type runState struct {
 	started    atomic.Int64
 	live       atomic.Int64 // guest processes and child shells now running
 	calls      atomic.Int64 // simple commands run, for sampled checks
+	lastYield  atomic.Int64 // unix nanoseconds of the shell's last yield (js)
 
 	index uint64 // the Run's number in its sandbox, for processSeed
 
@@ -99,10 +101,38 @@ func (t *runTimer) resume() {
 	}
 }
 
+// expired reports whether the Run's time is up, by the clock rather than
+// by the timer having fired: under GOOS=js a shell loop that never yields
+// keeps the timer from running.
+func (t *runTimer) expired() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return !t.started.IsZero() && time.Since(t.started) >= t.remaining
+}
+
 func (t *runTimer) stop() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.timer.Stop()
+}
+
+// yieldEvery is how often a busy shell yields under GOOS=js.
+const yieldEvery = 10 * time.Millisecond
+
+// yield lets the host's event loop run when the shell has been busy for a
+// while under GOOS=js, where goroutines only get a turn when the running
+// one blocks: without it a shell loop would freeze the page and starve
+// the timers. Natively it does nothing.
+func (r *runState) yield() {
+	if runtime.GOOS != "js" {
+		return
+	}
+	now := time.Now().UnixNano()
+	if now-r.lastYield.Load() < int64(yieldEvery) {
+		return
+	}
+	r.lastYield.Store(now)
+	time.Sleep(time.Microsecond)
 }
 
 // errProcessLimit reports that a Run tried to have more live processes

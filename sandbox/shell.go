@@ -461,6 +461,12 @@ func (s *Sandbox) access(ctx context.Context, name string, mode interp.AccessMod
 // checked against the Run's limits.
 func (s *Sandbox) call(ctx context.Context, args []string) ([]string, error) {
 	checkForks()
+	if run := runFrom(ctx); run != nil && run.timer != nil {
+		if run.timer.expired() {
+			run.timer.expire()
+		}
+		run.yield()
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}

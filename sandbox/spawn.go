@@ -56,11 +56,11 @@ type children struct {
 func spawnHostFuncs() []wasm.HostFunc {
 	i32 := wasm.I32
 	return []wasm.HostFunc{
-		{Name: "proc_spawn", Params: []wasm.ValueType{i32, i32, i32, i32, i32, i32, i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: procSpawn},
+		{Name: "proc_spawn", Params: []wasm.ValueType{i32, i32, i32, i32, i32, i32, i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: procSpawn, NonBlocking: true},
 		{Name: "proc_wait", Params: []wasm.ValueType{i32, i32}, Results: []wasm.ValueType{i32}, Fn: procWait},
 		{Name: "proc_wait_timeout", Params: []wasm.ValueType{i32, wasm.I64, i32}, Results: []wasm.ValueType{i32}, Fn: procWaitTimeout},
-		{Name: "proc_kill", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: procKill},
-		{Name: "fd_pipe", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: fdPipe},
+		{Name: "proc_kill", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: procKill, NonBlocking: true},
+		{Name: "fd_pipe", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: fdPipe, NonBlocking: true},
 	}
 }
 

