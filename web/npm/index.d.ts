@@ -6,7 +6,7 @@
 export type SandboxErrorCode =
   | 'ENOENT' | 'ENOSPC' | 'EEXIST' | 'ENOTEMPTY' | 'ENOTDIR' | 'EISDIR' | 'EACCES' | 'EINVAL'
   | 'EBUSY' | 'CLOSED' | 'ABORTED' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'INVALID_MODULE'
-  | 'NO_JSPI' | 'INTERNAL'
+  | 'INTERNAL'
   | (string & {});
 
 /** An error from wasmsand, with a stable code. */
@@ -110,6 +110,8 @@ export interface RuntimeInfo {
   engine: string;
   /** Whether JSPI (WebAssembly.Suspending/promising) is in use. */
   jspi: boolean;
+  /** "jspi", or "sequential" without JSPI: pipeline stages run one after another. */
+  mode: 'jspi' | 'sequential';
   version: string;
   goVersion: string;
 }
