@@ -1,6 +1,6 @@
 // Package conformance runs one table of shell and tool cases (cases.json)
 // on every runtime wasmsand has — native (wazero), Node (the npm package
-// on the host's WebAssembly) and, when its harness is given, Chromium —
+// on the host's WebAssembly) and Chromium (the same package in a page) —
 // and checks that they agree byte for byte on stdout, stderr and exit
 // code, with a fixed seed and clock.
 package conformance
@@ -45,11 +45,10 @@ type outcome struct {
 // runtimeFunc runs every case and returns the outcomes in order.
 type runtimeFunc func(t *testing.T, tools string, cases []testCase) []outcome
 
-// runtimes are the runtimes compared with native. A Chromium runtime
-// plugs in here: it loads the package in a page (e2e/browser has the
-// chromedp harness), runs run.mjs's loop there and returns its JSON.
+// runtimes are the runtimes compared with native.
 var runtimes = map[string]runtimeFunc{
-	"node": runNode,
+	"node":     runNode,
+	"chromium": runChromium,
 }
 
 func loadCases(t *testing.T) []testCase {
@@ -103,16 +102,26 @@ func node26(t *testing.T) string {
 	return bin
 }
 
-func runNode(t *testing.T, tools string, cases []testCase) []outcome {
-	node := node26(t)
+// options are the Sandbox.create options of the JavaScript runtimes.
+var options = fmt.Sprintf(`{"seed":%d,"clock":%d,"timeoutMs":%d}`, seed, clockMs, timeoutMs)
+
+// buildPackage builds the npm package with the given tools into a
+// temporary folder and returns it.
+func buildPackage(t *testing.T, tools string) string {
+	t.Helper()
 	pkg := filepath.Join(t.TempDir(), "npm")
 	build := exec.Command("go", "run", "./web/mkpackage", "-o", pkg, "-tools", tools)
 	build.Dir = filepath.Join("..", "..")
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the npm package: %v\n%s", err, b)
 	}
-	opts := fmt.Sprintf(`{"seed":%d,"clock":%d,"timeoutMs":%d}`, seed, clockMs, timeoutMs)
-	cmd := exec.Command(node, "run.mjs", opts)
+	return pkg
+}
+
+func runNode(t *testing.T, tools string, cases []testCase) []outcome {
+	node := node26(t)
+	pkg := buildPackage(t, tools)
+	cmd := exec.Command(node, "run.mjs", options)
 	cmd.Env = append(os.Environ(), "WASMSAND_PKG="+pkg)
 	cmd.Stderr = os.Stderr
 	b, err := cmd.Output()
