@@ -330,10 +330,19 @@ func fromJS(t wasm.ValueType, v js.Value) uint64 {
 	case wasm.I64:
 		return bigToU64(v)
 	case wasm.F32:
-		return uint64(math.Float32bits(float32(v.Float())))
+		return uint64(math.Float32bits(float32(jsFloatResult(v))))
 	default:
-		return math.Float64bits(v.Float())
+		return math.Float64bits(jsFloatResult(v))
 	}
+}
+
+// jsFloatResult reads a float result; "-0" is how jsKeepNegZero hands
+// over a negative zero, which syscall/js would turn into +0.
+func jsFloatResult(v js.Value) float64 {
+	if v.Type() == js.TypeString && v.String() == "-0" {
+		return math.Copysign(0, -1)
+	}
+	return jsNumber(v)
 }
 
 func toJS(t wasm.ValueType, x uint64) any {
@@ -343,8 +352,18 @@ func toJS(t wasm.ValueType, x uint64) any {
 	case wasm.I64:
 		return u64ToBig(x)
 	case wasm.F32:
-		return float64(math.Float32frombits(uint32(x)))
+		return jsFloatArg(float64(math.Float32frombits(uint32(x))))
 	default:
-		return math.Float64frombits(x)
+		return jsFloatArg(math.Float64frombits(x))
 	}
+}
+
+// jsFloatArg is f as a value for JS. syscall/js turns -0 into +0, so -0 goes
+// as the string "-0", which WebAssembly's ToNumber makes -0 again for an
+// f32/f64 parameter or global.
+func jsFloatArg(f float64) any {
+	if f == 0 && math.Signbit(f) {
+		return "-0"
+	}
+	return f
 }

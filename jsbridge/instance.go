@@ -87,6 +87,9 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 		if i.e.jspi {
 			fn = jsWebAssembly.Call("promising", fn)
 		}
+		if hasFloat(ft.Results) {
+			fn = jsKeepNegZero.Invoke(fn)
+		}
 		if i.promising == nil {
 			i.promising = map[string]js.Value{}
 		}
@@ -115,7 +118,7 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 	} else {
 		nested.push(i)
 		var r safejs.Value
-		r, err = safejs.Safe(i.exports.Get(name)).Invoke(toSafe(args)...)
+		r, err = safejs.Safe(fn).Invoke(toSafe(args)...)
 		nested.pop(i)
 		res = safejs.Unsafe(r)
 		var je js.Error
@@ -336,4 +339,14 @@ func (m *memory) WriteUint64Le(offset uint32, v uint64) bool {
 func isInstance(v js.Value, class string) bool {
 	c := jsGlobal.Get(class)
 	return c.Type() == js.TypeFunction && v.InstanceOf(c)
+}
+
+// hasFloat reports whether types has an f32 or f64.
+func hasFloat(types []binary.ValType) bool {
+	for _, t := range types {
+		if wasm.ValueType(t) == wasm.F32 || wasm.ValueType(t) == wasm.F64 {
+			return true
+		}
+	}
+	return false
 }

@@ -13,6 +13,14 @@ import (
 var (
 	jsGlobal      = js.Global()
 	jsWebAssembly = jsGlobal.Get("WebAssembly")
+
+	// jsKeepNegZero wraps an export whose results include floats so that
+	// a -0 result (or one inside a multi-value array, or a promise's
+	// value) comes back as the string "-0": syscall/js turns -0 into +0
+	// when a number crosses into Go.
+	jsKeepNegZero = jsGlobal.Get("Function").New("f", `
+		const fix = r => (typeof r === "number" && Object.is(r, -0)) ? "-0" : (Array.isArray(r) ? r.map(fix) : r);
+		return (...a) => { const r = f(...a); return (r && typeof r.then === "function") ? r.then(fix) : fix(r); };`)
 	jsPromise     = jsGlobal.Get("Promise")
 	jsObject      = jsGlobal.Get("Object")
 	jsArray       = jsGlobal.Get("Array")

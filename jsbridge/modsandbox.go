@@ -659,7 +659,13 @@ func payloadFromJS(v js.Value) (any, error) {
 				e := v.Index(k)
 				switch jsKind(e) {
 				case "number":
-					nums[k] = jsNumber(e)
+					// e has crossed into Go already, which loses -0:
+					// ask the array itself.
+					if jsIsNegZeroAt.Invoke(v, k).Bool() {
+						nums[k] = math.Copysign(0, -1)
+					} else {
+						nums[k] = jsNumber(e)
+					}
 				case "bigint":
 					nums[k] = int64(bigToU64(e))
 				default:
@@ -725,8 +731,9 @@ func set(o js.Value, key any, v any) {
 // both ways (a js.Value cannot hold -0), and a float's sign is part of
 // the deterministic result.
 var (
-	jsSetNegZero = jsGlobal.Get("Function").New("o", "k", "o[k] = -0")
-	jsIsNegZero  = jsGlobal.Get("Function").New("v", "return Object.is(v, -0)")
+	jsSetNegZero  = jsGlobal.Get("Function").New("o", "k", "o[k] = -0")
+	jsIsNegZero   = jsGlobal.Get("Function").New("v", "return Object.is(v, -0)")
+	jsIsNegZeroAt = jsGlobal.Get("Function").New("a", "i", "return Object.is(a[i], -0)")
 )
 
 // setNumber is o[key] = f, -0 included.
