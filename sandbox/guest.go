@@ -156,11 +156,13 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		fmt.Fprintf(hc.Stderr, "bash: %s: cannot execute binary file: %v\n", args[0], err)
 		return 126
 	}
-	if err := run.acquire(); err != nil {
-		fmt.Fprintf(hc.Stderr, "bash: %v\n", err)
-		return 254
+	if !hc.slotHeld {
+		if err := run.acquire(); err != nil {
+			fmt.Fprintf(hc.Stderr, "bash: fork: Resource temporarily unavailable\n")
+			return 254
+		}
+		defer run.release()
 	}
-	defer run.release()
 
 	stdin := hc.Stdin
 	if synchronous(s.eng.eng) {

@@ -49,4 +49,3 @@ func (c *capture) result() ([]byte, bool) {
 	defer c.mu.Unlock()
 	return c.buf, c.truncated
 }
-

@@ -213,7 +213,7 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	sh := s.sh
 	sh.SetStdio(rc.stdin, stdout, stderr)
 	restore := s.applyRunConfig(sh, rc)
-	code := sh.Run(ctx, cmd, "bash")
+	code := sh.RunCommand(ctx, cmd)
 	res.Exited = sh.Exited()
 	restore()
 	sh.SetStdio(nil, nil, nil)

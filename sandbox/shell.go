@@ -20,8 +20,9 @@ import (
 type shellHost struct{ s *Sandbox }
 
 // Exec runs the executable VFS file p.
-func (h shellHost) Exec(ctx context.Context, p string, args, env []string, dir string, stdio shell.Stdio) int {
-	return h.s.execPath(ctx, procIO{Env: env, Dir: dir, Stdin: stdio.Stdin, Stdout: stdio.Stdout, Stderr: stdio.Stderr}, p, args)
+func (h shellHost) Exec(ctx context.Context, p *shell.Process) int {
+	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, slotHeld: p.SlotHeld}
+	return h.s.execPath(ctx, io, p.Path, p.Args)
 }
 
 // Fork reserves a process slot for a subshell, pipeline stage or job.
@@ -77,6 +78,8 @@ type procIO struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// slotHeld: the process runs in a slot its starter already counted.
+	slotHeld bool
 }
 
 // execIO runs the program args[0] names, searched on the PATH of hc.Env
@@ -237,7 +240,7 @@ func errText(err error) string {
 // child has only the exported environment, like a real child bash.
 func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) int {
 	run := runFrom(ctx)
-	if run != nil {
+	if run != nil && !hc.slotHeld {
 		if err := run.acquire(); err != nil {
 			fmt.Fprintf(hc.Stderr, "bash: fork: Resource temporarily unavailable\n")
 			return 254

@@ -22,6 +22,9 @@ import "strings"
 // written between [ and ] (the interpreter decides whether it is an
 // arithmetic index or an associative key), hasSub false for plain names.
 //
+// The evaluator does not look at set: an unset variable and an empty one
+// are both 0, and set -u is for arithGet to enforce.
+//
 // An error returned by either method stops the evaluation and is returned
 // by arithEval unchanged, so the interpreter can use its own error types
 // (for example for set -u's "x: unbound variable" or "r: readonly
@@ -49,12 +52,14 @@ type arithIndexer interface {
 	arithIndex(name, sub string) (key string, err error)
 }
 
-// arithNester may be implemented by an arithVars whose methods call
+// arithNester must be implemented by an arithVars whose methods call
 // arithEval themselves, typically to evaluate array subscripts. It returns
 // the interpreter's arithStack, which nested evaluations share the way
 // bash's evaluator shares one recursion counter: a value that refers to
 // itself through a subscript (x='a[x]') then ends with bash's "expression
-// recursion level exceeded" error instead of exhausting the Go stack.
+// recursion level exceeded" error. Without it, each arithEval call starts
+// counting afresh and such a value recurses until the Go stack overflows,
+// which kills the process.
 type arithNester interface {
 	arithStack() *arithStack
 }
@@ -83,9 +88,11 @@ const (
 //
 //	1/0: division by 0 (error token is "0")
 //
-// and the interpreter prints it after its usual prefix: "bash: line N: "
-// for $(( )) and array subscripts, and "bash: line N: let: ",
-// "bash: line N: ((: " or "bash: line N: declare: " for those commands.
+// and the interpreter prints it after its usual prefix, which in bash 5.2
+// is "bash: line N: " for $(( )), array subscripts and assignments to
+// integer variables, and "bash: line N: let: ", "bash: line N: ((: " (also
+// for the arithmetic for loop), "bash: line N: [[: " or
+// "bash: line N: declare: " within those commands.
 type arithError struct {
 	expr  string // the expression, without leading blanks
 	msg   string // what is wrong
@@ -278,17 +285,17 @@ func (p *arithParser) failAt(msg string, pos int) error {
 	return &arithError{expr: arithTrimBlanks(p.expr), msg: msg, token: p.expr[pos:]}
 }
 
-// enter counts one more level of recursive descent and fails when there are
-// too many; leave undoes it.
-func (p *arithParser) enter() error {
+// nested calls parse for an operand that can nest without bound, such as
+// the expression in parentheses or the operand of a unary operator, and
+// fails when too many are nested.
+func (p *arithParser) nested(parse func() (int64, error)) (int64, error) {
 	if p.stack.nest >= arithMaxNest {
-		return p.fail("expression recursion level exceeded")
+		return 0, p.fail("expression recursion level exceeded")
 	}
 	p.stack.nest++
-	return nil
+	defer func() { p.stack.nest-- }()
+	return parse()
 }
-
-func (p *arithParser) leave() { p.stack.nest-- }
 
 // arithIsBlank reports whether c separates tokens: space, tab or newline.
 func arithIsBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
@@ -686,10 +693,6 @@ func (p *arithParser) comma() (int64, error) {
 
 // assign parses name = expr and name OP= expr, which group to the right.
 func (p *arithParser) assign() (int64, error) {
-	if err := p.enter(); err != nil {
-		return 0, err
-	}
-	defer p.leave()
 	v, err := p.cond()
 	if err != nil || (p.cur != arithAssign && p.cur != arithOpAssign) {
 		return v, err
@@ -706,7 +709,7 @@ func (p *arithParser) assign() (int64, error) {
 	if err := p.next(); err != nil {
 		return 0, err
 	}
-	if v, err = p.assign(); err != nil {
+	if v, err = p.nested(p.assign); err != nil {
 		return 0, err
 	}
 	if opAssign {
@@ -784,10 +787,6 @@ func arithBool(b bool) int64 {
 // evaluated; the middle operand may be a comma expression and the last one
 // may not contain an assignment, as in bash.
 func (p *arithParser) cond() (int64, error) {
-	if err := p.enter(); err != nil {
-		return 0, err
-	}
-	defer p.leave()
 	c, err := p.logical(arithOrOr)
 	if err != nil || p.cur != arithQuestion {
 		return c, err
@@ -801,7 +800,7 @@ func (p *arithParser) cond() (int64, error) {
 	if p.cur == arithEOF || p.cur == arithColon {
 		return 0, p.fail("expression expected")
 	}
-	yes, err := p.comma()
+	yes, err := p.nested(p.comma)
 	if err != nil {
 		return 0, err
 	}
@@ -820,7 +819,7 @@ func (p *arithParser) cond() (int64, error) {
 	if p.cur == arithEOF {
 		return 0, p.fail("expression expected")
 	}
-	no, err := p.cond()
+	no, err := p.nested(p.cond)
 	if err != nil {
 		return 0, err
 	}
@@ -931,10 +930,6 @@ func (p *arithParser) binary(i int) (int64, error) {
 // power parses x ** y, which groups to the right and binds less tightly
 // than the unary operators: -2**2 is 4.
 func (p *arithParser) power() (int64, error) {
-	if err := p.enter(); err != nil {
-		return 0, err
-	}
-	defer p.leave()
 	x, err := p.unary()
 	if err != nil || p.cur != arithPower {
 		return x, err
@@ -942,7 +937,7 @@ func (p *arithParser) power() (int64, error) {
 	if err := p.next(); err != nil {
 		return 0, err
 	}
-	y, err := p.power()
+	y, err := p.nested(p.power)
 	if err != nil {
 		return 0, err
 	}
@@ -976,14 +971,10 @@ func (p *arithParser) unary() (int64, error) {
 	if op != arithNot && op != arithBitNot && op != arithMinus && op != arithPlus {
 		return p.primary()
 	}
-	if err := p.enter(); err != nil {
-		return 0, err
-	}
-	defer p.leave()
 	if err := p.next(); err != nil {
 		return 0, err
 	}
-	x, err := p.unary()
+	x, err := p.nested(p.unary)
 	if err != nil {
 		return 0, err
 	}
@@ -1026,7 +1017,7 @@ func (p *arithParser) primary() (int64, error) {
 		if err := p.next(); err != nil {
 			return 0, err
 		}
-		v, err := p.comma()
+		v, err := p.nested(p.comma)
 		if err != nil {
 			return 0, err
 		}

@@ -94,6 +94,23 @@ func (r *Interp) arithSource(x syntax.ArithmExpr, start, end uint) string {
 // arithInterp gives arithEval the shell's variables.
 type arithInterp struct{ r *Interp }
 
+// arithStack shares one recursion budget between nested evaluations.
+func (a arithInterp) arithStack() *arithStack { return &a.r.arith }
+
+// arithIndex evaluates an indexed array's subscript once, for a[i++]++.
+func (a arithInterp) arithIndex(name, sub string) (string, error) {
+	r := a.r
+	rname, _, _ := r.vars.resolve(name)
+	if v := r.vars.get(rname); v != nil && v.Attr&AttrAssoc != 0 {
+		return sub, nil
+	}
+	i, err := r.arithEvalErr(sub)
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(i, 10), nil
+}
+
 func (a arithInterp) arithGet(name, sub string, hasSub bool) (string, bool, error) {
 	r := a.r
 	if !hasSub {

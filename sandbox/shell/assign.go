@@ -90,12 +90,7 @@ func (r *Interp) dynamicVar(name string) *Var {
 		for i := len(r.frames) - 1; i >= 0; i-- {
 			a.Set(int64(len(r.frames)-1-i), r.frames[i].source)
 		}
-		main := ""
-		if r.source != nil && len(r.frames) == 0 {
-			main = r.source.name
-		} else if len(r.frames) > 0 {
-			main = r.frames[0].source
-		}
+		main := r.mainSource
 		a.Set(int64(len(r.frames)), main)
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
 	case "BASH_LINENO":

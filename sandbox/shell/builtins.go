@@ -74,14 +74,14 @@ func (r *Interp) writeOut(name, s string) int {
 		return 1
 	}
 	if _, err := d.write(r.ctx, []byte(s)); err != nil {
-		if errors.Is(err, vfs.EPIPE) {
+		if errors.Is(err, vfs.EPIPE) || errors.Is(err, io.ErrClosedPipe) {
 			r.brokenPipe = true
 			r.exiting = true
 			r.status = 141
 			return 141
 		}
 		if ctxDone(r.ctx) {
-			panic(&exitError{status: 124})
+			panic(&exitError{status: 124, fatal: true})
 		}
 		r.errorf("%s: write error: %s", name, errnoText(err))
 		return 1
@@ -899,16 +899,7 @@ func (r *Interp) letClause(c *syntax.LetClause) {
 }
 
 func builtinTest(r *Interp, args []string) int {
-	name := args[0]
-	rest := args[1:]
-	if name == "[" {
-		if len(rest) == 0 || rest[len(rest)-1] != "]" {
-			r.errorf("[: missing `]'")
-			return 2
-		}
-		rest = rest[:len(rest)-1]
-	}
-	status, msg := testBuiltin(testInterp{r}, name, rest)
+	status, msg := testBuiltin(testInterp{r}, args[0], args[1:])
 	if msg != "" {
 		r.errorf("%s", msg)
 	}

@@ -470,7 +470,7 @@ func builtinWait(r *Interp, args []string) int {
 		select {
 		case j = <-done:
 		case <-r.ctx.Done():
-			panic(&exitError{status: 124})
+			panic(&exitError{status: 124, fatal: true})
 		}
 		if varName != "" {
 			r.assignQuiet(varName, strconv.Itoa(j.pid))

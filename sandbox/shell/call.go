@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -50,6 +51,7 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 			}
 			if st != 0 {
 				r.status = st
+				panic(errDiscard)
 			} else if r.substStatus >= 0 {
 				r.status = r.substStatus
 			}
@@ -104,10 +106,11 @@ func (r *Interp) runProgram(args []string) {
 		r.status = status
 		return
 	}
-	env := r.environ()
-	r.status = r.sh.cfg.Host.Exec(r.ctx, p, args, env, r.dir, r.stdioFor())
+	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), SlotHeld: r.slotFree}
+	r.slotFree = false
+	r.status = r.sh.cfg.Host.Exec(r.ctx, proc)
 	if ctxDone(r.ctx) {
-		panic(&exitError{status: 124})
+		panic(&exitError{status: 124, fatal: true})
 	}
 }
 
@@ -206,6 +209,7 @@ func (r *Interp) environ() []string {
 			out = append(out, k+"="+v.Str)
 		}
 	}
+	sort.Strings(out) // deterministic for guests (and their fuel)
 	return out
 }
 

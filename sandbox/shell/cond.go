@@ -205,8 +205,7 @@ func (t testInterp) testStat(name string, follow bool) (testFileInfo, error) {
 func statInfo(st vfs.Stat) testFileInfo {
 	fi := st.FileInfo("x")
 	return testFileInfo{
-		Mode: fi.Mode(), Size: st.Size, ModTime: fi.ModTime(), Dev: 1, Ino: uint64(st.Ino),
-		Nlink: uint64(st.Nlink), Uid: 1000, Gid: 1000,
+		Mode: fi.Mode(), Size: st.Size, ModTime: fi.ModTime(), ATime: st.Atime, Dev: 1, Ino: uint64(st.Ino),
 	}
 }
 
@@ -250,6 +249,11 @@ func (t testInterp) testOption(name string) (bool, bool) {
 }
 
 func (t testInterp) testTerminal(fd int) bool { return false }
+
+func (t testInterp) testNameref(name string) bool {
+	v, _ := t.r.vars.lookup(name)
+	return v != nil && v.Attr&AttrNameref != 0
+}
 
 func (t testInterp) testNow() time.Time { return t.r.now() }
 

@@ -26,10 +26,10 @@ func (r *Interp) stmt(st *syntax.Stmt) {
 // and signals sent to this shell.
 func (r *Interp) tick() {
 	if err := r.sh.cfg.Host.Check(r.ctx); err != nil {
-		panic(&exitError{status: 124, msg: ""})
+		panic(&exitError{status: 124, fatal: true})
 	}
 	if r.ctx.Err() != nil {
-		panic(&exitError{status: 124, msg: ""})
+		panic(&exitError{status: 124, fatal: true})
 	}
 	if r.pending != nil {
 		for _, sig := range r.pending.take() {
@@ -78,6 +78,7 @@ func (r *Interp) errExit() {
 	}
 	if r.opts.errexit {
 		r.exiting = true
+		r.exited = !r.isSubshell
 	}
 }
 
@@ -417,8 +418,8 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	savedLoop := r.loopDepth
 	r.params = args[1:]
 	r.vars.scopes = append(r.vars.scopes, &scope{vars: map[string]*Var{}, fn: f.Name})
-	srcName := ""
-	if f.body.src != nil {
+	srcName := "environment" // defined in a -c string
+	if f.body.src != nil && f.body.src.name != "" {
 		srcName = f.body.src.name
 	}
 	r.frames = append(r.frames, frame{fn: f.Name, source: srcName, line: r.lineno})
@@ -485,7 +486,9 @@ func (r *Interp) runGuarded(f func()) {
 				r.errorf("%s", e.msg)
 			}
 			r.status = e.status
-			r.fatal = e
+			if e.fatal {
+				r.fatal = e
+			}
 		} else {
 			r.errorf("internal error: %v", p)
 			r.status = 2

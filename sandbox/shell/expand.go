@@ -175,7 +175,7 @@ func (r *Interp) globField(out []string, f field) []string {
 		r.errorf("no match: %s", string(f.b))
 		r.status = 1
 		r.exiting = !r.interactiveLike() && false
-		panic(&exitError{status: 1})
+		panic(errDiscard)
 	}
 	return append(out, string(f.b))
 }
@@ -313,7 +313,7 @@ func (r *Interp) expandPartsMode(x *xbuf, parts []syntax.WordPart, quoted, first
 		case *syntax.ArithmExp:
 			v, ok := r.arithNode(p.X, arithStart(p), p.Right.Offset())
 			if !ok {
-				panic(&exitError{status: 1})
+				panic(errDiscard)
 			}
 			x.add(strconv.FormatInt(v, 10), quoted, !quoted)
 		case *syntax.ProcSubst:
@@ -584,6 +584,9 @@ func (r *Interp) braceExpand(w *syntax.Word) []*syntax.Word {
 	if !syntax.SplitBraces(cp) {
 		return []*syntax.Word{w}
 	}
+	if n := braceCount(cp); n > float64(r.sh.cfg.Limits.MaxWords) {
+		r.fail(1, "brace expansion would produce %s words (limit %d)", approxCount(n), r.sh.cfg.Limits.MaxWords)
+	}
 	var out []*syntax.Word
 	r.braceWords(cp, &out)
 	return out
@@ -700,3 +703,67 @@ func braceSequence(be *syntax.BraceExp) []*syntax.Word {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// braceCount is how many words brace expansion of w makes, counted
+// before making them.
+func braceCount(w *syntax.Word) float64 {
+	total := 1.0
+	for _, p := range w.Parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		n := 1.0
+		if b.Sequence {
+			if items := braceSequenceSize(b); items >= 0 {
+				n = items
+			}
+		} else {
+			n = 0
+			for _, e := range b.Elems {
+				n += braceCount(e)
+			}
+		}
+		total *= n
+		if total > 1e15 {
+			return total
+		}
+	}
+	return total
+}
+
+// braceSequenceSize counts {x..y..s} without generating it; -1 if it is
+// not a valid sequence.
+func braceSequenceSize(b *syntax.BraceExp) float64 {
+	if len(b.Elems) < 2 {
+		return -1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	step := 1.0
+	if len(b.Elems) > 2 {
+		s, err := strconv.ParseFloat(b.Elems[2].Lit(), 64)
+		if err != nil {
+			return -1
+		}
+		if s != 0 {
+			step = max(s, -s)
+		}
+	}
+	x, err1 := strconv.ParseFloat(from, 64)
+	y, err2 := strconv.ParseFloat(to, 64)
+	if err1 != nil || err2 != nil {
+		if len(from) == 1 && len(to) == 1 {
+			x, y = float64(from[0]), float64(to[0])
+		} else {
+			return -1
+		}
+	}
+	return float64(int64(max(x-y, y-x)/step)) + 1
+}
+
+func approxCount(n float64) string {
+	if n >= 1e15 {
+		return "more than 10^15"
+	}
+	return strconv.FormatFloat(n, 'f', 0, 64)
+}

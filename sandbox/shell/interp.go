@@ -20,7 +20,7 @@ type Host interface {
 	// Exec runs the executable VFS file at path (absolute, found and
 	// checked by the shell) with args, the environment env (KEY=VALUE)
 	// and working directory dir, and returns its exit status.
-	Exec(ctx context.Context, path string, args, env []string, dir string, stdio Stdio) int
+	Exec(ctx context.Context, p *Process) int
 	// Fork accounts one more process — a subshell, a pipeline stage, a
 	// background job — against the sandbox's limits. release is called
 	// when it ends. An error means the process cannot start (the shell
@@ -30,6 +30,20 @@ type Host interface {
 	// error ends the Run (deadline, a limit crossed); it may also yield
 	// to the host's event loop.
 	Check(ctx context.Context) error
+}
+
+// Process is a program the shell starts.
+type Process struct {
+	Path  string   // the executable VFS file, absolute
+	Args  []string // Args[0] is the name it was called by
+	Env   []string // KEY=VALUE, sorted
+	Dir   string   // the working directory
+	Stdio Stdio
+	// SlotHeld is true when the program runs in the process slot of the
+	// subshell that starts it (a pipeline stage or job running one
+	// command, which a real shell would exec): Host.Exec must not count
+	// it again.
+	SlotHeld bool
 }
 
 // Stdio is the standard streams of a program the shell starts. A stream
@@ -145,8 +159,9 @@ type Interp struct {
 	pending                *pendingSignals
 	fatal                  error // an internal error or limit that ends the Run
 	isSubshell             bool
-	lineBase               int // line offset inside eval
-	substStatus            int // status of the last command substitution, -1 if none
+	lineBase               int        // line offset inside eval
+	arith                  arithStack // recursion budget of arithmetic
+	substStatus            int        // status of the last command substitution, -1 if none
 	aliasDepth             int
 	brokenPipe             bool // a write found its pipe's reader gone (SIGPIPE)
 	procSubsts             []procSub
@@ -156,7 +171,9 @@ type Interp struct {
 	disabled               map[string]bool // builtins turned off by enable -n
 	completeSpecs          map[string]string
 	getoptsInd, getoptsSub int
-	cmdString              bool // running a -c string ($- has c)
+	cmdString              bool   // running a -c string ($- has c)
+	mainSource             string // the last element of BASH_SOURCE: the script, or "" for -c
+	slotFree               bool   // this subshell holds a process slot its one program may use
 }
 
 // frame is one function call, for FUNCNAME, BASH_SOURCE and BASH_LINENO.
@@ -420,7 +437,9 @@ func (r *Interp) subshell() *Interp {
 	c.bashpid = r.sh.pidFn()
 	c.subDepth = r.subDepth + 1
 	c.isSubshell = true
+	c.slotFree = true
 	c.pending = &pendingSignals{}
+	c.arith = arithStack{}
 	c.exiting, c.returning, c.exited = false, false, false
 	return &c
 }

@@ -3,6 +3,8 @@ package shell
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,7 +96,7 @@ func (r *Interp) pipeline(c *syntax.BinaryCmd) {
 	}
 	wg.Wait()
 	if ctxDone(r.ctx) {
-		panic(&exitError{status: 124})
+		panic(&exitError{status: 124, fatal: true})
 	}
 	r.pipeStatus = statuses
 	status := statuses[n-1]
@@ -142,11 +144,8 @@ func (r *Interp) cmdSubst(c *syntax.CmdSubst) string {
 	sub.fds.closeAll()
 	r.status = sub.status
 	r.substStatus = sub.status
-	if buf.over {
-		r.fail(1, "command substitution: output larger than %d bytes", buf.limit)
-	}
 	if ctxDone(r.ctx) {
-		panic(&exitError{status: 124})
+		panic(&exitError{status: 124, fatal: true})
 	}
 	out := buf.b.Bytes()
 	if bytes.IndexByte(out, 0) >= 0 {
@@ -167,12 +166,17 @@ type limitBuffer struct {
 func (l *limitBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.b.Len()+len(p) > l.limit {
+	if room := l.limit - l.b.Len(); len(p) > room {
 		l.over = true
-		return 0, vfs.EFBIG
+		l.b.Write(p[:room])
+		return room, errOutputFull
 	}
 	return l.b.Write(p)
 }
+
+// errOutputFull is what a writer to a full command substitution sees: a
+// closed pipe, so `x=$(yes)` stops like `yes | head -c N`.
+var errOutputFull = fmt.Errorf("command substitution: output limit reached: %w", io.ErrClosedPipe)
 
 // procSubst starts <(cmd) or >(cmd) and returns the /dev/fd/N path its
 // FIFO has in the VFS. The FIFO is removed when the Run's command that
@@ -366,7 +370,7 @@ func (r *Interp) waitJob(j *job) int {
 	select {
 	case <-j.done:
 	case <-r.ctx.Done():
-		panic(&exitError{status: 124})
+		panic(&exitError{status: 124, fatal: true})
 	}
 	r.jobs.remove(j)
 	return j.status

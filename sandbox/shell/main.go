@@ -74,7 +74,7 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 			r.arg0 = rest[1]
 			r.params = append([]string(nil), rest[2:]...)
 		}
-		return r.Run(ctx, src, r.arg0)
+		return r.Run(ctx, src, "")
 	case len(rest) > 0:
 		b, err := r.fs().ReadFile(r.absPath(rest[0]))
 		if err != nil {
@@ -82,6 +82,7 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 			return 127
 		}
 		r.arg0 = rest[0]
+		r.mainSource = rest[0]
 		r.params = append([]string(nil), rest[1:]...)
 		return r.Run(ctx, string(b), rest[0])
 	default:
@@ -96,6 +97,6 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 			r.writeErr(name + ": script on standard input is larger than the output limit\n")
 			return 1
 		}
-		return r.Run(ctx, string(b), name)
+		return r.Run(ctx, string(b), "")
 	}
 }

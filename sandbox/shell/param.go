@@ -114,7 +114,7 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 			if !ref.set && target == "" {
 				if pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length {
 					r.errorf("%s: invalid indirect expansion", name)
-					panic(&exitError{status: 1})
+					panic(errDiscard)
 				}
 			}
 			pv = r.indirect(target, pe)
@@ -146,7 +146,7 @@ func (r *Interp) indirect(target string, pe *syntax.ParamExp) paramValue {
 	}
 	if !validName(name) && !isSpecialParam(name) {
 		r.errorf("%s: invalid variable name", target)
-		panic(&exitError{status: 1})
+		panic(errDiscard)
 	}
 	if hasSub && sub != "@" && sub != "*" {
 		// Evaluate the subscript as written in the value.
@@ -267,7 +267,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 func (r *Interp) arrayIndex(sub string, v *Var) (int64, bool) {
 	i, ok := r.arithString(sub)
 	if !ok {
-		panic(&exitError{status: 1})
+		panic(errDiscard)
 	}
 	if i < 0 {
 		max := int64(-1)
@@ -310,14 +310,14 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			val := r.expandString(pe.Exp.Word)
 			if pv.name == "" || pv.list {
 				r.errorf("$%s: cannot assign in this way", pe.Param.Value)
-				panic(&exitError{status: 1})
+				panic(errDiscard)
 			}
 			target := pv.name
 			if pv.index != "" {
 				target += "[" + pv.index + "]"
 			}
 			if !r.assignChecked(target, val) {
-				panic(&exitError{status: 1})
+				panic(errDiscard)
 			}
 			nv, _ := r.getScalar(pv.name)
 			if pv.index != "" {
@@ -338,7 +338,7 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 				}
 			}
 			r.errorf("%s: %s", paramDisplayName(pe), msg)
-			panic(&exitError{status: 1})
+			panic(&exitError{status: 1, unbound: true})
 		}
 	}
 	if !pv.set && r.opts.nounset && !(pv.list && (pe.Param.Value == "@" || pe.Param.Value == "*")) {
@@ -392,12 +392,12 @@ func (r *Interp) unbound(pe *syntax.ParamExp, pv paramValue) {
 		name += "[" + pv.index + "]"
 	}
 	r.errorf("%s: unbound variable", name)
-	panic(&exitError{status: 1})
+	panic(&exitError{status: 1, unbound: true})
 }
 
 func (r *Interp) badSubst(pe *syntax.ParamExp) {
 	r.errorf("%s: bad substitution", r.curText(pe))
-	panic(&exitError{status: 1})
+	panic(errDiscard)
 }
 
 // wordValue expands the word of an operator (${x:-word}), keeping "$@"
@@ -430,14 +430,14 @@ func mapVals(pv paramValue, f func(string) string) paramValue {
 func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
 	off, ok := r.arithNode(pe.Slice.Offset, pe.Slice.Offset.Pos().Offset(), pe.Slice.Offset.End().Offset())
 	if !ok {
-		panic(&exitError{status: 1})
+		panic(errDiscard)
 	}
 	hasLen := pe.Slice.Length != nil
 	var length int64
 	if hasLen {
 		length, ok = r.arithNode(pe.Slice.Length, pe.Slice.Length.Pos().Offset(), pe.Slice.Length.End().Offset())
 		if !ok {
-			panic(&exitError{status: 1})
+			panic(errDiscard)
 		}
 	}
 	if pv.list {
@@ -484,7 +484,7 @@ func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
 		if hasLen {
 			if length < 0 {
 				r.errorf("%s: substring expression < 0", strconv.FormatInt(length, 10))
-				panic(&exitError{status: 1})
+				panic(errDiscard)
 			}
 			end = min(start+length, n)
 		}
@@ -511,7 +511,7 @@ func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
 				end = n + length
 				if end < start {
 					r.errorf("%s: substring expression < 0", strconv.FormatInt(length, 10))
-					panic(&exitError{status: 1})
+					panic(errDiscard)
 				}
 			} else {
 				end = min(start+length, n)
@@ -754,7 +754,7 @@ func (r *Interp) transform(pe *syntax.ParamExp, pv paramValue, op string) paramV
 		return paramValue{vals: []string{prefix + pv.name + "=" + shellQuote(pv.str())}, set: true}
 	}
 	r.errorf("%s: bad substitution", r.curText(pe))
-	panic(&exitError{status: 1})
+	panic(errDiscard)
 }
 
 // shellQuote quotes s with single quotes as ${x@Q} does, or $'...' when s

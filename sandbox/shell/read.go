@@ -72,7 +72,7 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 				return line, false, any, nil
 			}
 			if ctxDone(r.ctx) {
-				panic(&exitError{status: 124})
+				panic(&exitError{status: 124, fatal: true})
 			}
 			return line, false, any, rerr
 		}

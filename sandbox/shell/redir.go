@@ -94,10 +94,14 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 	case syntax.Hdoc, syntax.DashHdoc:
 		body := ""
 		if rd.Hdoc != nil {
+			hdoc := rd.Hdoc
+			if rd.Op == syntax.DashHdoc {
+				hdoc = stripTabs(hdoc)
+			}
 			if quotedHeredoc(rd.Word) {
-				body = literalWord(rd.Hdoc)
+				body = literalWord(hdoc)
 			} else {
-				body = r.expandHeredoc(rd.Hdoc)
+				body = r.expandHeredoc(hdoc)
 			}
 		}
 		r.fds.set(fd, r.stringFd(body))
@@ -311,4 +315,31 @@ func literalWord(w *syntax.Word) string {
 		}
 	}
 	return sb.String()
+}
+
+// stripTabs removes the leading tabs of every line of a <<- body.
+func stripTabs(w *syntax.Word) *syntax.Word {
+	out := &syntax.Word{Parts: make([]syntax.WordPart, len(w.Parts))}
+	atLineStart := true
+	for i, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			out.Parts[i] = p
+			atLineStart = false
+			continue
+		}
+		var sb strings.Builder
+		for j := 0; j < len(l.Value); j++ {
+			c := l.Value[j]
+			if atLineStart && c == '\t' {
+				continue
+			}
+			atLineStart = c == '\n'
+			sb.WriteByte(c)
+		}
+		cp := *l
+		cp.Value = sb.String()
+		out.Parts[i] = &cp
+	}
+	return out
 }

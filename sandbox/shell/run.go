@@ -29,7 +29,21 @@ type stmtNode struct {
 type exitError struct {
 	status int
 	msg    string
+	// fatal errors end the whole Run (the deadline, a limit); others end
+	// only the shell or subshell they happen in (set -u, ${x?}).
+	fatal bool
+	// discard errors (a failed expansion, an assignment to a readonly
+	// variable) end only the current top-level command and the rest of
+	// its line, as bash's non-interactive shell does.
+	discard bool
+	// unbound errors (set -u, ${x?}) make bash's top-level shell exit
+	// with 127, a subshell with 1.
+	unbound bool
 }
+
+// errDiscard abandons the current top-level command line with status 1;
+// the message was printed.
+var errDiscard = &exitError{status: 1, discard: true}
 
 func (e *exitError) Error() string { return e.msg }
 
@@ -39,11 +53,18 @@ func (e *exitError) Error() string { return e.msg }
 // panics out of Run: it becomes status 2 and a message on fd 2.
 func (r *Interp) Run(ctx context.Context, src, name string) (status int) {
 	r.ctx = ctx
+	r.exiting, r.exited, r.returning, r.fatal = false, false, false, nil
+	r.brk, r.cont = 0, 0
 	defer func() {
 		if p := recover(); p != nil {
 			if e, ok := p.(*exitError); ok {
-				r.errorf("%s", e.msg)
+				if e.msg != "" {
+					r.errorf("%s", e.msg)
+				}
 				r.status = e.status
+				if e.unbound && !r.isSubshell {
+					r.status = 127
+				}
 			} else {
 				r.errorf("internal error: %v", p)
 				if debugPanics {
@@ -59,6 +80,25 @@ func (r *Interp) Run(ctx context.Context, src, name string) (status int) {
 	return r.status
 }
 
+// RunCommand runs src as `bash -c` would: the top-level command of a
+// sandbox's Run.
+func (r *Interp) RunCommand(ctx context.Context, src string) int {
+	r.cmdString = true
+	return r.Run(ctx, src, "")
+}
+
+// currentSource is ${BASH_SOURCE[0]}: where the running function was
+// defined ("environment" for a -c string), or the file being run.
+func (r *Interp) currentSource() string {
+	if n := len(r.frames); n > 0 {
+		return r.frames[n-1].source
+	}
+	if r.source != nil {
+		return r.source.name
+	}
+	return ""
+}
+
 // debugPanics prints a stack with internal errors (tests set it).
 var debugPanics = false
 
@@ -68,17 +108,62 @@ func (r *Interp) runSource(src, name string) {
 	saved := r.source
 	r.source = file
 	defer func() { r.source = saved }()
+	// The whole text parses in the common case. When it does not, bash
+	// still runs what precedes the syntax error: parse statement by
+	// statement then.
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	if f, err := p.Parse(strings.NewReader(src), name); err == nil {
+		skipLine := uint(0)
+		for _, st := range f.Stmts {
+			if r.exiting || r.returning || r.fatal != nil {
+				return
+			}
+			if st.Pos().Line() == skipLine {
+				continue
+			}
+			if r.topStmt(st) {
+				skipLine = st.End().Line()
+			}
+		}
+		return
+	}
 	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
 		if r.fatal != nil {
 			return false
 		}
-		r.stmt(st)
+		r.topStmt(st)
 		return !r.exiting && !r.returning
 	})
 	if err != nil && !r.exiting && r.fatal == nil {
 		r.syntaxError(err)
 	}
+}
+
+// topStmt runs a top-level statement and reports whether an expansion
+// error discarded it (the rest of its line is skipped then).
+func (r *Interp) topStmt(st *syntax.Stmt) (discarded bool) {
+	depth, fdepth, scopes, frames := r.depth, r.funcDepth, len(r.vars.scopes), len(r.frames)
+	fds, src, params, loops := r.fds, r.source, r.params, r.loopDepth
+	defer func() {
+		if p := recover(); p != nil {
+			e, ok := p.(*exitError)
+			if !ok || !e.discard {
+				panic(p)
+			}
+			// Unwind what the abandoned command had entered.
+			r.depth, r.funcDepth, r.frames = depth, fdepth, r.frames[:frames]
+			r.vars.scopes = r.vars.scopes[:scopes]
+			if r.fds != fds {
+				r.fds.closeAll()
+			}
+			r.fds, r.source, r.params, r.loopDepth = fds, src, params, loops
+			r.noErrExit, r.brk, r.cont = 0, 0, 0
+			r.status = e.status
+			discarded = true
+		}
+	}()
+	r.stmt(st)
+	return false
 }
 
 // syntaxError reports a parse error as bash does and sets status 2.
@@ -124,7 +209,13 @@ func (r *Interp) errorf(format string, args ...any) {
 }
 
 func (r *Interp) errorfLine(line int, format string, args ...any) {
-	prefix := r.arg0 + ": "
+	// bash names ${BASH_SOURCE[0]} (the script, the sourced file, the
+	// file that defined the running function) or else $0.
+	name := r.arg0
+	if src := r.currentSource(); src != "" {
+		name = src
+	}
+	prefix := name + ": "
 	if line > 0 {
 		prefix += fmt.Sprintf("line %d: ", line)
 	}
@@ -147,5 +238,5 @@ func (r *Interp) ctxOrBackground() context.Context {
 
 // fail ends the Run with an internal limit error.
 func (r *Interp) fail(status int, format string, args ...any) {
-	panic(&exitError{status: status, msg: fmt.Sprintf(format, args...)})
+	panic(&exitError{status: status, msg: fmt.Sprintf(format, args...), fatal: true})
 }

@@ -3,12 +3,10 @@ package shell
 // Temporary stand-ins until pattern.go, glob.go and test.go land.
 
 import (
-	"io/fs"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
-	"time"
 
 	"mvdan.cc/sh/v3/pattern"
 )
@@ -168,99 +166,4 @@ func globExpand(pat string, opts globOptions, fsys globFS) ([]string, error) {
 	}
 	sort.Strings(cur)
 	return cur, nil
-}
-
-type testEnv interface {
-	testStat(name string, follow bool) (testFileInfo, error)
-	testVarSet(name string) bool
-	testOption(name string) (on, known bool)
-	testTerminal(fd int) bool
-	testNow() time.Time
-}
-
-type testFileInfo struct {
-	Mode     fs.FileMode
-	Size     int64
-	ModTime  time.Time
-	Dev, Ino uint64
-	Nlink    uint64
-	Uid, Gid uint32
-}
-
-func testUnary(env testEnv, op, x string) bool {
-	switch op {
-	case "-z":
-		return x == ""
-	case "-n":
-		return x != ""
-	case "-v":
-		return env.testVarSet(x)
-	}
-	fi, err := env.testStat(x, op != "-L" && op != "-h")
-	if err != nil {
-		return false
-	}
-	switch op {
-	case "-e":
-		return true
-	case "-f":
-		return fi.Mode.IsRegular()
-	case "-d":
-		return fi.Mode.IsDir()
-	case "-s":
-		return fi.Size > 0
-	case "-L", "-h":
-		return fi.Mode&fs.ModeSymlink != 0
-	case "-r":
-		return fi.Mode&0o400 != 0
-	case "-w":
-		return fi.Mode&0o200 != 0
-	case "-x":
-		return fi.Mode&0o100 != 0
-	}
-	return false
-}
-
-func testBinary(env testEnv, op, x, y string) (bool, error) {
-	switch op {
-	case "=", "==":
-		return x == y, nil
-	case "!=":
-		return x != y, nil
-	case "<":
-		return x < y, nil
-	case ">":
-		return x > y, nil
-	}
-	return false, nil
-}
-
-func testBuiltin(env testEnv, name string, args []string) (int, string) {
-	switch len(args) {
-	case 0:
-		return 1, ""
-	case 1:
-		if args[0] != "" {
-			return 0, ""
-		}
-		return 1, ""
-	case 2:
-		if args[0] == "!" {
-			if args[1] == "" {
-				return 0, ""
-			}
-			return 1, ""
-		}
-		if testUnary(env, args[0], args[1]) {
-			return 0, ""
-		}
-		return 1, ""
-	case 3:
-		ok, _ := testBinary(env, args[1], args[0], args[2])
-		if ok {
-			return 0, ""
-		}
-		return 1, ""
-	}
-	return 2, name + ": too many arguments"
 }
