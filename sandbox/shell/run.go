@@ -127,15 +127,26 @@ func (r *Interp) runSource(src, name string) {
 		}
 		return
 	}
+	// What shares the error's line does not run: bash parses a line
+	// whole before running it.
+	_, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	errLine := uint(1 << 31)
+	var pe syntax.ParseError
+	if errors.As(perr, &pe) && pe.Pos.Line() > 0 {
+		errLine = pe.Pos.Line()
+	}
 	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
-		if r.fatal != nil {
+		if r.fatal != nil || st.End().Line() >= errLine {
 			return false
 		}
 		r.topStmt(st)
 		return !r.exiting && !r.returning
 	})
+	if err == nil {
+		err = perr
+	}
 	if err != nil && !r.exiting && r.fatal == nil {
-		r.syntaxError(err)
+		r.syntaxError(err, src)
 	}
 }
 
@@ -167,7 +178,7 @@ func (r *Interp) topStmt(st *syntax.Stmt) (discarded bool) {
 }
 
 // syntaxError reports a parse error as bash does and sets status 2.
-func (r *Interp) syntaxError(err error) {
+func (r *Interp) syntaxError(err error, src string) {
 	msg := err.Error()
 	var pe syntax.ParseError
 	line := r.lineno
@@ -175,7 +186,27 @@ func (r *Interp) syntaxError(err error) {
 		msg = pe.Text
 		line = int(pe.Pos.Line())
 	}
-	r.errorfLine(line, "syntax error: %s", msg)
+	lines := strings.Split(src, "\n")
+	text := ""
+	if line >= 1 && line <= len(lines) {
+		text = lines[line-1]
+	}
+	prefix := r.arg0 + ": "
+	if r.cmdString && (r.source == nil || r.source.name == "") {
+		prefix += "-c: "
+	} else if r.source != nil && r.source.name != "" {
+		prefix = r.source.name + ": "
+	}
+	switch {
+	case pe.Incomplete || strings.Contains(msg, "must end with") || strings.Contains(msg, "must be followed by") || strings.Contains(msg, "reached EOF"):
+		r.writeErr(fmt.Sprintf("%sline %d: syntax error: unexpected end of file\n", prefix, len(strings.Split(strings.TrimSuffix(src, "\n"), "\n"))+1))
+	case strings.Contains(msg, "encountered `"):
+		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
+		tok = strings.TrimSuffix(tok, "`")
+		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `%s'\n%sline %d: `%s'\n", prefix, line, tok, prefix, line, text))
+	default:
+		r.writeErr(fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, line, msg))
+	}
 	r.status = 2
 	if !r.interactiveLike() {
 		r.exiting = true
