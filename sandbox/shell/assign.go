@@ -83,22 +83,27 @@ func (r *Interp) dynamicVar(name string) *Var {
 		for i := len(r.frames) - 1; i >= 0; i-- {
 			a.Set(int64(len(r.frames)-1-i), r.frames[i].fn)
 		}
-		a.Set(int64(len(r.frames)), "main")
+		if !r.cmdString {
+			a.Set(int64(len(r.frames)), "main")
+		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
 	case "BASH_SOURCE":
 		a := &IndexedArray{}
 		for i := len(r.frames) - 1; i >= 0; i-- {
 			a.Set(int64(len(r.frames)-1-i), r.frames[i].source)
 		}
-		main := r.mainSource
-		a.Set(int64(len(r.frames)), main)
+		if !r.cmdString {
+			a.Set(int64(len(r.frames)), r.mainSource)
+		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
 	case "BASH_LINENO":
 		a := &IndexedArray{}
 		for i := len(r.frames) - 1; i >= 0; i-- {
 			a.Set(int64(len(r.frames)-1-i), strconv.Itoa(r.frames[i].line))
 		}
-		a.Set(int64(len(r.frames)), "0")
+		if !r.cmdString {
+			a.Set(int64(len(r.frames)), "0")
+		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
 	case "PIPESTATUS":
 		a := &IndexedArray{}

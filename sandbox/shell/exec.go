@@ -439,7 +439,8 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	if r.returning {
 		r.returning = false
 	}
-	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" {
+	// A RETURN trap reaches functions only with set -T (functrace).
+	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" && r.opts.functrace {
 		status := r.status
 		r.runTrap("RETURN", cmd)
 		r.status = status

@@ -463,7 +463,6 @@ func (r *Interp) evalString(src, name string) {
 		r.status = 2
 		return
 	}
-	r.status = 0
 	// Line numbers inside eval count from the eval's line.
 	r.stmtsAt(f.Stmts, line-1)
 	r.lineno = line

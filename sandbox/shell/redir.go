@@ -11,6 +11,10 @@ import (
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
+// varFdBase is where {var}> redirections start looking for a free fd:
+// bash 5.2 hands out 11 first (its own fd 10 is taken).
+const varFdBase = 11
+
 // maxFd is the highest file descriptor number the shell accepts, as a
 // default `ulimit -n` would allow.
 const maxFd = 1023
@@ -79,12 +83,12 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 			r.fds.close(n)
 			return true
 		}
-		fd = r.fds.lowestFree(10)
+		fd = r.fds.lowestFree(varFdBase)
 		if !r.assignChecked(varName, strconv.Itoa(fd)) {
 			return false
 		}
 	} else if varName != "" {
-		fd = r.fds.lowestFree(10)
+		fd = r.fds.lowestFree(varFdBase)
 		if !r.assignChecked(varName, strconv.Itoa(fd)) {
 			return false
 		}
