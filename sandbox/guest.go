@@ -274,7 +274,7 @@ func synchronous(eng wasm.Engine) bool {
 }
 
 // readStdin reads a guest's standard input to its end before the guest
-// starts, unless it is a VFS file (which never waits) or nothing: the
+// starts, unless it is a VFS file that is not a pipe (which never waits) or nothing: the
 // stages of a pipeline then run one after another, each writer filling
 // the pipe while its reader's goroutine drains it. Input longer than
 // limit bytes (DefaultFSLimit if 0) is refused.
@@ -282,8 +282,11 @@ func readStdin(ctx context.Context, r io.Reader, limit int64) (io.Reader, error)
 	if r == nil {
 		return nil, nil
 	}
-	if _, ok := r.(*vfs.File); ok {
-		return r, nil
+	if f, ok := r.(*vfs.File); ok {
+		// A file never waits; a pipe (FIFO) does and is read ahead.
+		if st, err := f.Stat(); err == nil && st.Type != vfs.TypeFIFO {
+			return r, nil
+		}
 	}
 	if limit <= 0 {
 		limit = DefaultFSLimit
