@@ -431,7 +431,7 @@ func builtinExit(r *Interp, args []string) int {
 func builtinReturn(r *Interp, args []string) int {
 	if r.funcDepth == 0 && r.sourceDepth == 0 {
 		r.builtinErr("return", "can only `return' from a function or sourced script")
-		return 1
+		return 2
 	}
 	status := r.status
 	if len(args) > 1 {

@@ -58,7 +58,7 @@ func builtinSet(r *Interp, args []string) int {
 				args = args[1:]
 				if !r.setLongOption(name, on) {
 					r.builtinErr("set", "%s: invalid option name", name)
-					return 1
+					return 2
 				}
 				continue
 			}

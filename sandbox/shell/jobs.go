@@ -454,13 +454,7 @@ func (r *Interp) evalString(src, name string) {
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	f, err := p.Parse(strings.NewReader(src), name)
 	if err != nil {
-		var pe syntax.ParseError
-		msg := err.Error()
-		if ok := asParseError(err, &pe); ok {
-			msg = pe.Text
-		}
-		r.errorfLine(line, "syntax error: %s", msg)
-		r.status = 2
+		r.syntaxErrorPrefix(err, src, r.evalErrorPrefix())
 		return
 	}
 	// Line numbers inside eval count from the eval's line.

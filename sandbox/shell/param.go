@@ -428,7 +428,11 @@ func mapVals(pv paramValue, f func(string) string) paramValue {
 // slice implements ${x:offset:length}, on characters of a string or
 // elements of a list.
 func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
-	off, ok := r.arithNode(pe.Slice.Offset, pe.Slice.Offset.Pos().Offset(), pe.Slice.Offset.End().Offset())
+	var off int64
+	ok := true
+	if pe.Slice.Offset != nil {
+		off, ok = r.arithNode(pe.Slice.Offset, pe.Slice.Offset.Pos().Offset(), pe.Slice.Offset.End().Offset())
+	}
 	if !ok {
 		panic(errDiscard)
 	}

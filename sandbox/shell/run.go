@@ -179,6 +179,30 @@ func (r *Interp) topStmt(st *syntax.Stmt) (discarded bool) {
 
 // syntaxError reports a parse error as bash does and sets status 2.
 func (r *Interp) syntaxError(err error, src string) {
+	prefix := r.arg0 + ": "
+	if r.cmdString && (r.source == nil || r.source.name == "") {
+		prefix += "-c: "
+	} else if r.source != nil && r.source.name != "" {
+		prefix = r.source.name + ": "
+	}
+	r.syntaxErrorPrefix(err, src, prefix)
+	if !r.interactiveLike() {
+		r.exiting = true
+	}
+}
+
+// evalErrorPrefix is how bash names a syntax error inside eval.
+func (r *Interp) evalErrorPrefix() string {
+	name := r.arg0
+	if src := r.currentSource(); src != "" {
+		name = src
+	}
+	return name + ": eval: "
+}
+
+// syntaxErrorPrefix prints a parse error of src the way bash words it,
+// after prefix, and sets status 2.
+func (r *Interp) syntaxErrorPrefix(err error, src, prefix string) {
 	msg := err.Error()
 	var pe syntax.ParseError
 	line := r.lineno
@@ -191,12 +215,6 @@ func (r *Interp) syntaxError(err error, src string) {
 	if line >= 1 && line <= len(lines) {
 		text = lines[line-1]
 	}
-	prefix := r.arg0 + ": "
-	if r.cmdString && (r.source == nil || r.source.name == "") {
-		prefix += "-c: "
-	} else if r.source != nil && r.source.name != "" {
-		prefix = r.source.name + ": "
-	}
 	switch {
 	case pe.Incomplete || strings.Contains(msg, "must end with") || strings.Contains(msg, "must be followed by") || strings.Contains(msg, "reached EOF"):
 		r.writeErr(fmt.Sprintf("%sline %d: syntax error: unexpected end of file\n", prefix, len(strings.Split(strings.TrimSuffix(src, "\n"), "\n"))+1))
@@ -208,9 +226,6 @@ func (r *Interp) syntaxError(err error, src string) {
 		r.writeErr(fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, line, msg))
 	}
 	r.status = 2
-	if !r.interactiveLike() {
-		r.exiting = true
-	}
 }
 
 // interactiveLike is false: wasmsand's shell is always a non-interactive
