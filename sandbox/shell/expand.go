@@ -165,6 +165,9 @@ func (r *Interp) globField(out []string, f field) []string {
 	}
 	pat := escapePattern(f)
 	matches, err := globExpand(pat, r.globOptions(), r.globFS())
+	if err != nil && ctxDone(r.ctx) {
+		panic(&exitError{status: 124, fatal: true})
+	}
 	if err == nil && len(matches) > 0 {
 		return append(out, matches...)
 	}
@@ -191,7 +194,7 @@ func hasGlobMeta(f field, extglob bool) bool {
 		case '*', '?', '[':
 			return true
 		case '(':
-			if extglob && i > 0 && !f.quote[i-1] && strings.IndexByte("?*+@!", f.b[i-1]) >= 0 {
+			if i > 0 && !f.quote[i-1] && strings.IndexByte("?*+@!", f.b[i-1]) >= 0 {
 				return true
 			}
 		}

@@ -13,11 +13,12 @@ type options struct {
 	// shopt
 	extglob, nullglob, failglob, dotglob, globstar, nocaseglob, nocasematch bool
 	lastpipe, expandAliases, patsubReplacement, inheritErrexit, xpgEcho     bool
+	globskipdots                                                            bool
 	globasciiranges, sourcepath                                             bool
 }
 
 func defaultOptions() options {
-	return options{hashall: true, patsubReplacement: true, globasciiranges: true, sourcepath: true}
+	return options{hashall: true, patsubReplacement: true, globasciiranges: true, sourcepath: true, globskipdots: true}
 }
 
 // setOptions lists set -o names with their fields, in bash's order.
@@ -43,7 +44,7 @@ type namedOpt struct {
 func (o *options) shoptOptions() []namedOpt {
 	list := []namedOpt{
 		{"dotglob", &o.dotglob}, {"expand_aliases", &o.expandAliases}, {"extglob", &o.extglob},
-		{"failglob", &o.failglob}, {"globasciiranges", &o.globasciiranges}, {"globstar", &o.globstar},
+		{"failglob", &o.failglob}, {"globasciiranges", &o.globasciiranges}, {"globskipdots", &o.globskipdots}, {"globstar", &o.globstar},
 		{"inherit_errexit", &o.inheritErrexit}, {"lastpipe", &o.lastpipe}, {"nocaseglob", &o.nocaseglob},
 		{"nocasematch", &o.nocasematch}, {"nullglob", &o.nullglob}, {"patsub_replacement", &o.patsubReplacement},
 		{"sourcepath", &o.sourcepath}, {"xpg_echo", &o.xpgEcho},
@@ -51,7 +52,7 @@ func (o *options) shoptOptions() []namedOpt {
 	for _, n := range []string{"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash",
 		"checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41",
 		"compat42", "compat43", "compat44", "complete_fullquote", "direxpand", "dirspell",
-		"execfail", "extdebug", "extquote", "force_fignore", "globskipdots", "gnu_errfmt",
+		"execfail", "extdebug", "extquote", "force_fignore", "gnu_errfmt",
 		"histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "interactive_comments",
 		"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
 		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars", "restricted_shell",
@@ -203,9 +204,35 @@ func (r *Interp) globOptions() globOptions {
 	g := globOptions{
 		Dotglob: r.opts.dotglob, Nullglob: r.opts.nullglob, Failglob: r.opts.failglob,
 		Nocaseglob: r.opts.nocaseglob, Extglob: r.opts.extglob, Globstar: r.opts.globstar,
+		Globskipdots: r.opts.globskipdots,
 	}
 	if ig, ok := r.getScalar("GLOBIGNORE"); ok && ig != "" {
-		g.Ignore = strings.Split(ig, ":")
+		g.Ignore = splitGlobIgnore(ig)
 	}
 	return g
+}
+
+// splitGlobIgnore splits GLOBIGNORE on the colons outside brackets and
+// extglob groups, as bash does.
+func splitGlobIgnore(s string) []string {
+	var out []string
+	depth, bracket, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			bracket = true
+		case c == ']':
+			bracket = false
+		case c == '(':
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+		case c == ':' && depth == 0 && !bracket:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }

@@ -590,59 +590,20 @@ func applyReplacement(rep, match string) string {
 // replace implements ${s/pat/rep}, ${s//pat/rep}, ${s/#pat/rep} and
 // ${s/%pat/rep}.
 func (r *Interp) replace(s, pat, rep string, all bool) string {
-	anchor := byte(0)
-	if strings.HasPrefix(pat, "#") || strings.HasPrefix(pat, "%") {
-		anchor, pat = pat[0], pat[1:]
+	how := patternSubstFirst
+	if all {
+		how = patternSubstAll
 	}
-	m, err := patternCompile(pat, r.patternMode(false))
+	if strings.HasPrefix(pat, "#") {
+		how, pat = patternSubstPrefix, pat[1:]
+	} else if strings.HasPrefix(pat, "%") {
+		how, pat = patternSubstSuffix, pat[1:]
+	}
+	m, err := patternCompile(pat, r.patternMode(r.opts.nocasematch))
 	if err != nil {
 		return s
 	}
-	switch anchor {
-	case '#':
-		n := m.matchPrefix(s, true)
-		if n < 0 {
-			return s
-		}
-		return applyReplacement(rep, s[:n]) + s[n:]
-	case '%':
-		i := m.matchSuffix(s, true)
-		if i < 0 {
-			return s
-		}
-		return s[:i] + applyReplacement(rep, s[i:])
-	}
-	if pat == "" {
-		return s
-	}
-	var sb strings.Builder
-	pos := 0
-	for pos <= len(s) {
-		start, end := m.find(s, pos)
-		if start < 0 {
-			break
-		}
-		sb.WriteString(s[pos:start])
-		sb.WriteString(applyReplacement(rep, s[start:end]))
-		if end == start {
-			if end < len(s) {
-				_, n := utf8.DecodeRuneInString(s[end:])
-				sb.WriteString(s[end : end+n])
-				end += n
-			} else {
-				pos = end
-				break
-			}
-		}
-		pos = end
-		if !all {
-			break
-		}
-	}
-	if pos < len(s) {
-		sb.WriteString(s[pos:])
-	}
-	return sb.String()
+	return m.replace(s, how, func(match string) string { return applyReplacement(rep, match) })
 }
 
 // caseMod implements ^ ^^ , ,, with a pattern each character must match.
