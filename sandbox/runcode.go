@@ -17,7 +17,7 @@ import (
 
 // Limits of RunCode.
 const (
-	MaxCodeLength      = 12000           // characters of code
+	MaxCodeLength      = 12000 // characters of code
 	MinCodeTimeout     = 250 * time.Millisecond
 	MaxCodeTimeout     = 5 * time.Second
 	DefaultCodeTimeout = 3 * time.Second

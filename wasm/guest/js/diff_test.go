@@ -78,8 +78,8 @@ func runReal(t *testing.T, bin, dir, code string) outcome {
 // knownDifferences are snippets whose output differs from Node's on
 // purpose or by a limit of goja; DIFFERENCES.md explains each.
 var knownDifferences = map[string]string{
-	"async function* ag() {}; console.log('skip')":                       "goja has no async generators",
-	"console.log(Intl === undefined ? 'no Intl' : typeof Intl)":          "goja has no Intl",
+	"async function* ag() {}; console.log('skip')":                                                        "goja has no async generators",
+	"console.log(Intl === undefined ? 'no Intl' : typeof Intl)":                                           "goja has no Intl",
 	"console.log(Object.groupBy ? Object.groupBy([1, 2, 3], x => x % 2 ? 'odd' : 'even') : 'no groupBy')": "goja has no Object.groupBy",
 }
 

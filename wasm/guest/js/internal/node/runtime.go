@@ -244,11 +244,17 @@ func (h timerHeap) Less(i, j int) bool {
 	}
 	return h[i].seq < h[j].seq
 }
-func (h timerHeap) Swap(i, j int)  { h[i], h[j] = h[j], h[i]; h[i].index = i; h[j].index = j }
-func (h *timerHeap) Push(x any)    { t := x.(*timer); t.index = len(*h); *h = append(*h, t) }
-func (h *timerHeap) Pop() any      { old := *h; t := old[len(old)-1]; *h = old[:len(old)-1]; t.index = -1; return t }
-func (h timerHeap) peek() *timer   { return h[0] }
-func (h timerHeap) empty() bool    { return len(h) == 0 }
+func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i]; h[i].index = i; h[j].index = j }
+func (h *timerHeap) Push(x any)   { t := x.(*timer); t.index = len(*h); *h = append(*h, t) }
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	*h = old[:len(old)-1]
+	t.index = -1
+	return t
+}
+func (h timerHeap) peek() *timer { return h[0] }
+func (h timerHeap) empty() bool  { return len(h) == 0 }
 func (rt *runtime) pendingTimers() bool {
 	return !rt.timers.empty() || len(rt.immediate) > 0
 }
