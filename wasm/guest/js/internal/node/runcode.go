@@ -243,17 +243,28 @@ func withReturn(code string) string {
 	if fn.Body == nil || len(fn.Body.List) == 0 {
 		return code
 	}
-	last, ok := fn.Body.List[len(fn.Body.List)-1].(*ast.ExpressionStatement)
+	list := fn.Body.List
+	last, ok := list[len(list)-1].(*ast.ExpressionStatement)
 	if !ok {
 		return code
 	}
+	prevEnd := 0
+	if len(list) > 1 {
+		prevEnd = int(list[len(list)-2].Idx1()) - 1 - len(head)
+	}
 	start := int(last.Idx0()) - 1 - len(head)
-	end := int(last.Idx1()) - 1 - len(head)
-	if start < 0 || end > len(code) || start >= end {
+	if start < 0 || start > len(code) || prevEnd < 0 || prevEnd > start {
 		return code
 	}
-	expr := strings.TrimRight(code[start:end], " \t\n;")
-	return code[:start] + "return (" + expr + "\n);" + code[end:]
+	// Parentheses around the expression are not part of it in the AST.
+	for start > prevEnd && strings.ContainsRune("( \t\r\n", rune(code[start-1])) {
+		start--
+	}
+	for start < len(code) && strings.ContainsRune(" \t\r\n", rune(code[start])) {
+		start++
+	}
+	expr := strings.TrimRight(code[start:], " \t\r\n;")
+	return code[:start] + "return (" + expr + "\n);"
 }
 
 // codeError turns a Go-side error of running the code into a RuntimeError.
