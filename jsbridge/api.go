@@ -40,6 +40,7 @@ func Register(host js.Value, version string) {
 		"create":       a.create,
 		"info":         a.info,
 		"run":          a.run,
+		"runCode":      a.runCode,
 		"readFile":     a.readFile,
 		"readTextFile": a.readTextFile,
 		"writeFile":    a.writeFile,

@@ -92,7 +92,7 @@ func refuelModule() wasm.HostModule {
 			Fn:      refuel,
 			// It never waits: it only accounts and checks the deadline.
 			NonBlocking: true,
-		}}, append(spawnHostFuncs(), hostFSFuncs()...)...),
+		}}, append(spawnHostFuncs(), append(hostFSFuncs(), bridgeHostFuncs()...)...)...),
 	}
 }
 
