@@ -260,6 +260,7 @@ func (b *bashRunner) run(c testCase) (outcome, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), caseLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.bash, "-c", c.script)
+	cmd.Args[0] = "bash" // $0, which prefixes bash's messages, as in the sandbox
 	cmd.Dir = dir
 	cmd.Env = []string{
 		"HOME=" + dir, "PWD=" + dir, "USER=user", "SHELL=/bin/bash",
