@@ -22,7 +22,6 @@ type runState struct {
 	peakMem    atomic.Int64
 	started    atomic.Int64
 	live       atomic.Int64 // guest processes and child shells now running
-	calls      atomic.Int64 // simple commands run, for sampled checks
 	lastYield  atomic.Int64 // unix nanoseconds of the shell's last yield (js)
 
 	index uint64 // the Run's number in its sandbox, for processSeed
