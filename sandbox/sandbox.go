@@ -213,7 +213,12 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	sh := s.sh
 	sh.SetStdio(rc.stdin, stdout, stderr)
 	restore := s.applyRunConfig(sh, rc)
-	code := sh.RunCommand(ctx, cmd)
+	var code int
+	if rc.script != "" {
+		code = sh.RunScript(ctx, cmd, rc.script, rc.scriptArgs)
+	} else {
+		code = sh.RunCommand(ctx, cmd)
+	}
 	res.Exited = sh.Exited()
 	restore()
 	sh.SetStdio(nil, nil, nil)

@@ -100,3 +100,17 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 		return r.Run(ctx, string(b), "")
 	}
 }
+
+// RunScript runs src as the script file name with args as its positional
+// parameters, as `bash name args...` would, in this shell: messages say
+// "name: line N:", $0 is name. $0 and the positional parameters are
+// restored afterwards.
+func (r *Interp) RunScript(ctx context.Context, src, name string, args []string) int {
+	savedArg0, savedParams, savedMain, savedCmd := r.arg0, r.params, r.mainSource, r.cmdString
+	defer func() {
+		r.arg0, r.params, r.mainSource, r.cmdString = savedArg0, savedParams, savedMain, savedCmd
+	}()
+	r.arg0, r.mainSource, r.cmdString = name, name, false
+	r.params = append([]string(nil), args...)
+	return r.Run(ctx, src, name)
+}
