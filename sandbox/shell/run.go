@@ -241,7 +241,9 @@ func (r *Interp) runExitTrap() {
 	delete(r.traps, "EXIT")
 	status := r.status
 	r.exiting, r.returning = false, false
-	r.runTrap("EXIT", cmd)
+	// The trap may hit the deadline or a limit: that must end it, not
+	// escape from the goroutine of a job or pipeline stage.
+	r.runGuarded(func() { r.runTrap("EXIT", cmd) })
 	if !r.exiting {
 		r.status = status
 	}
