@@ -323,6 +323,21 @@ func (s *Sandbox) GetEnv(key string) string {
 	return s.vars[key]
 }
 
+// Complete lists the completions of the word before the end of line, as
+// a terminal's Tab key offers them: command names (aliases, functions,
+// builtins, keywords and programs on $PATH) for the first word, file
+// names after it. It returns nil while a Run is in progress.
+func (s *Sandbox) Complete(line string) []string {
+	if !s.runMu.TryLock() {
+		return nil
+	}
+	defer s.runMu.Unlock()
+	if s.closed.Load() || s.sh == nil {
+		return nil
+	}
+	return s.sh.Complete(line)
+}
+
 // Close releases the sandbox. It is idempotent; later calls of other
 // methods fail with ErrClosed.
 func (s *Sandbox) Close() error {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -641,5 +642,25 @@ func TestPrintfProgram(t *testing.T) {
 	sb := newTest(t, Options{})
 	if res := run(t, sb, "seq 3 | xargs printf '<%s>'; echo; /usr/bin/printf '%x\\n' 255"); string(res.Stdout) != "<1><2><3>\nff\n" {
 		t.Fatalf("got %q (stderr %q)", res.Stdout, res.Stderr)
+	}
+}
+
+func TestComplete(t *testing.T) {
+	sb := newTest(t, Options{})
+	if got := sb.Complete("ech"); !slices.Contains(got, "echo") {
+		t.Errorf("Complete(ech) = %v, want echo among them", got)
+	}
+	run(t, sb, "mkdir -p docs; touch docs/readme.md notes.txt; fn_x() { :; }")
+	if got := sb.Complete("fn_"); !slices.Equal(got, []string{"fn_x"}) {
+		t.Errorf("Complete(fn_) = %v, want the function", got)
+	}
+	for line, want := range map[string][]string{
+		"cat no":    {"notes.txt"},
+		"ls do":     {"docs/"},
+		"ls docs/r": {"docs/readme.md"},
+	} {
+		if got := sb.Complete(line); !slices.Equal(got, want) {
+			t.Errorf("Complete(%q) = %v, want %v", line, got, want)
+		}
 	}
 }

@@ -193,6 +193,11 @@ export class Sandbox {
   rm(path: string, options?: { recursive?: boolean }): void;
   setEnv(name: string, value: string | number): void;
   getEnv(name: string): string;
+  /**
+   * Tab completions of the line's last word: command names for the first
+   * word, file names after it. Empty while a command runs.
+   */
+  complete(line: string): string[];
   /** Stops running commands and frees the sandbox; idempotent. */
   destroy(): void;
 }

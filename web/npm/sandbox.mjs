@@ -330,6 +330,8 @@ export class Sandbox {
   rm(path, options = {}) { check(this.#api.rm(this.#id, path, options)); }
   setEnv(name, value) { check(this.#api.setEnv(this.#id, name, value)); }
   getEnv(name) { return check(this.#api.getEnv(this.#id, name)); }
+  /** complete(line) lists Tab completions of the line's last word. */
+  complete(line) { return check(this.#api.complete(this.#id, line)); }
 
   /** destroy() stops running commands and frees the sandbox; it is idempotent. */
   destroy() {
