@@ -319,11 +319,22 @@ func runSandbox(c testCase, toolsDir, cacheDir string, timeout time.Duration) (o
 	if err != nil {
 		return outcome{}, fmt.Errorf("copying %s into the sandbox: %v", filesDir, err)
 	}
-	res, err := sb.Run(ctx, c.script)
+	res, err := runRecovered(ctx, sb, c.script)
 	if err != nil {
 		return outcome{}, fmt.Errorf("Run: %v", err)
 	}
 	return outcome{string(res.Stdout), string(res.Stderr), res.ExitCode}, nil
+}
+
+// runRecovered is sb.Run, with a panic of the shell turned into an error:
+// one case that crashes the interpreter must not end the whole run.
+func runRecovered(ctx context.Context, sb *sandbox.Sandbox, script string) (res *sandbox.RunResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the shell panicked: %v", p)
+		}
+	}()
+	return sb.Run(ctx, script)
 }
 
 // compare returns a description of how got differs from want, or "".
