@@ -260,6 +260,10 @@ func (b *bashRunner) run(c testCase) (outcome, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), caseLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.bash, "-c", c.script)
+	// $0, and the prefix of bash's error messages, is the name bash was
+	// started by: "bash", as a user types it and as the sandbox's shell
+	// calls itself, not the host's path to it.
+	cmd.Args[0] = "bash"
 	cmd.Dir = dir
 	cmd.Env = []string{
 		"HOME=" + dir, "PWD=" + dir, "USER=user", "SHELL=/bin/bash",
