@@ -24,7 +24,7 @@ var (
 	dirFlag     = flag.String("bashsuite.dir", "", "bash's tests/ directory (default $WASMSAND_BASH_TESTS, else the user cache's wasmsand/bash-5.2-tests/tests)")
 	onlyFlag    = flag.String("bashsuite.only", "", "run only these tests: comma-separated names (arith) or run-* scripts (run-arith)")
 	hostFlag    = flag.Bool("bashsuite.host", false, "run the suite with the host's bash instead of the sandbox, to check the harness (like make tests, some tests write to /tmp)")
-	timeoutFlag = flag.Duration("bashsuite.timeout", 20*time.Second, "time limit per test file")
+	timeoutFlag = flag.Duration("bashsuite.timeout", 8*time.Second, "time limit per test file")
 	reportFlag  = flag.String("bashsuite.report", "", "write MATCH/DIFF/TIMEOUT/PANIC/ERROR/SKIP per test and the summary to this file")
 	outFlag     = flag.String("bashsuite.out", "", "write each test's (filtered) output to DIR/NAME.out")
 )
@@ -39,8 +39,8 @@ var skipped = map[string]string{
 // bash on an idle machine; they get this much instead (or the flag's
 // value, if larger).
 var slow = map[string]time.Duration{
-	"trap":      60 * time.Second, // sleeps 7, 6 and 5 in the background and waits
-	"ifs-posix": 60 * time.Second, // 6,856 IFS cases through eval
+	"trap":      30 * time.Second, // sleeps 7, 6 and 5 in the background and waits
+	"ifs-posix": 30 * time.Second, // 6,856 IFS cases through eval
 }
 
 const (
