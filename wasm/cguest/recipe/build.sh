@@ -16,6 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mkdir -p "$1" && cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 jobs=${JOBS:-$(nproc)}
+# Downloaded source packages; the Go driver shares them between builds.
+dl=${CGUEST_DL:-$work/dl}
 
 # Upstream tarballs as Debian ships them (the .orig of each source package),
 # pinned by hash: security updates of a package keep its orig tarball.
@@ -32,7 +34,8 @@ WASI_CC="$CLANG --target=wasm32-wasi"
 AR=llvm-ar-16
 RANLIB=llvm-ranlib-16
 STRIP=llvm-strip-16
-BUILD_PYTHON=$(command -v python3.11)
+# Debian's own python3.11 (the same minor version) compiles the library.
+BUILD_PYTHON=$(command -v /usr/bin/python3.11 || command -v python3.11)
 
 log() { printf '%s cguest: %s\n' "$(date +%T)" "$*" >&2; }
 
@@ -44,22 +47,22 @@ done
 # each version apt knows (a mirror may lack the newest), and checks ORIG.
 fetch() {
 	local name=$1 orig=$2 sha=$3
-	mkdir -p "$work/dl"
-	if [[ -f $work/dl/$name.ok ]]; then return; fi
+	mkdir -p "$dl"
+	if [[ -f $dl/$name.ok ]]; then return; fi
 	local v ok=
 	for v in $(apt-cache showsrc "$name" | awk '/^Version:/ {print $2}' | sort -ru); do
-		if (cd "$work/dl" && apt-get source -q --download-only "$name=$v" >/dev/null 2>"$name.err"); then
+		if (cd "$dl" && apt-get source -q --download-only "$name=$v" >/dev/null 2>"$name.err"); then
 			ok=$v
 			break
 		fi
 	done
 	if [[ -z $ok ]]; then
 		echo "cguest: apt-get source $name failed (is a deb-src entry configured? see .ci/run):" >&2
-		cat "$work/dl/$name.err" >&2
+		cat "$dl/$name.err" >&2
 		exit 1
 	fi
-	echo "$sha  $work/dl/$orig" | sha256sum -c --quiet - || { echo "cguest: $orig does not match its pinned hash" >&2; exit 1; }
-	ls "$work/dl/${name}_"*.dsc | grep -F "_${ok#*:}.dsc" >"$work/dl/$name.ok"
+	echo "$sha  $dl/$orig" | sha256sum -c --quiet - || { echo "cguest: $orig does not match its pinned hash" >&2; exit 1; }
+	ls "$dl/${name}_"*.dsc | grep -F "_${ok#*:}.dsc" >"$dl/$name.ok"
 	log "fetched $name $ok"
 }
 
@@ -69,7 +72,7 @@ zlib_build() {
 	[[ -f $d/libz.a ]] && return
 	fetch zlib "$ZLIB_ORIG" "$ZLIB_SHA"
 	rm -rf "$d" && mkdir -p "$d"
-	tar xf "$work/dl/$ZLIB_ORIG" -C "$d" --strip-components=1
+	tar xf "$dl/$ZLIB_ORIG" -C "$d" --strip-components=1
 	log "building zlib"
 	(
 		cd "$d"
@@ -106,7 +109,7 @@ sqlite_lib() {
 		rm -rf "$d" && mkdir -p "$d"
 		# Debian's source with Debian's patches, then the amalgamation,
 		# made on the build machine (tclsh and the native cc).
-		(cd "$d" && dpkg-source -x "$(cat "$work/dl/sqlite3.ok")" src >/dev/null 2>&1)
+		(cd "$d" && dpkg-source -x "$(cat "$dl/sqlite3.ok")" src >/dev/null 2>&1)
 		log "making the SQLite amalgamation"
 		(cd "$d/src" && ./configure -q --disable-tcl >/dev/null && make -s sqlite3.c shell.c >/dev/null)
 	fi
@@ -142,7 +145,7 @@ python_build() {
 	if [[ ! -f $src/configure ]]; then
 		fetch python3.11 "$PY_ORIG" "$PY_SHA"
 		rm -rf "$d" && mkdir -p "$src"
-		tar xf "$work/dl/$PY_ORIG" -C "$src" --strip-components=1
+		tar xf "$dl/$PY_ORIG" -C "$src" --strip-components=1
 	fi
 	# Our patches, each applied once (a resumed build applies only new ones).
 	local p
@@ -165,8 +168,8 @@ python_build() {
 				CC="$WASI_CC" CPP="$WASI_CC -E" CXX="$CLANG++ --target=wasm32-wasi" \
 				AR=$AR RANLIB=$RANLIB READELF=true \
 				PKG_CONFIG_LIBDIR=/nonexistent \
-				ZLIB_CFLAGS="-I$work/zlib" ZLIB_LIBS="$work/zlib/libz.a" \
-				LIBSQLITE3_CFLAGS="-I$work/sqlite/src" LIBSQLITE3_LIBS="$work/sqlite/libsqlite3.a" \
+				ZLIB_CFLAGS="-I$work/zlib" ZLIB_LIBS="-L$work/zlib -lz" \
+				LIBSQLITE3_CFLAGS="-I$work/sqlite/src" LIBSQLITE3_LIBS="-L$work/sqlite -lsqlite3" \
 				CFLAGS="-O2" \
 				"$src/configure" -q --host=wasm32-unknown-wasi --build=x86_64-pc-linux-gnu \
 				--with-build-python="$BUILD_PYTHON" --prefix=/usr --disable-test-modules \
@@ -174,7 +177,7 @@ python_build() {
 		)
 	fi
 	log "building CPython"
-	(cd "$b" && make -s -j"$jobs" python.wasm >"$b/make.log" 2>&1) || { grep -E 'error|Error' "$b/make.log" | head -40; exit 1; }
+	(cd "$b" && make -s -j"$jobs" python.wasm pybuilddir.txt >"$b/make.log" 2>&1) || { grep -E 'error|Error' "$b/make.log" | head -40; exit 1; }
 }
 
 # STAGES lets a developer run part of the recipe (e.g. STAGES=python_build).
