@@ -1,8 +1,8 @@
 /* wasmsand_proc.c — see wasmsand_proc.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "wasmsand_proc.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -165,7 +165,7 @@ int wasmsand_pclose(FILE *f) {
 }
 
 int wasmsand_chmod(const char *path, mode_t mode) {
-	char buf[PATH_MAX];
+	char buf[4096];
 	const char *p = path;
 	if (path[0] != '/') {
 		if (!getcwd(buf, sizeof buf) || strlen(buf) + strlen(path) + 2 > sizeof buf) return -1;
@@ -179,4 +179,11 @@ int wasmsand_chmod(const char *path, mode_t mode) {
 		return -1;
 	}
 	return 0;
+}
+
+/* wasi-libc starts every program in "/": the sandbox passes the working
+   directory in $PWD (as Go's wasip1 runtime expects), so start there. */
+__attribute__((constructor)) static void wasmsand_init_cwd(void) {
+	const char *pwd = getenv("PWD");
+	if (pwd && pwd[0] == '/') chdir(pwd);
 }

@@ -3,6 +3,9 @@
  * process functions (see sandbox/spawn.go for the ABI): start a command in
  * the sandbox, wait for it, end it, make a pipe. Every function returns 0
  * or an errno value; file descriptors are WASI's, as wasi-libc uses them.
+ *
+ * Linking wasmsand_proc.c also makes the program start in the directory
+ * $PWD names (wasi-libc starts in "/"), as a command the shell runs should.
  */
 #ifndef WASMSAND_PROC_H
 #define WASMSAND_PROC_H
