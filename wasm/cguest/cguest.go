@@ -28,7 +28,7 @@ import (
 	"strings"
 )
 
-//go:embed recipe
+//go:embed all:recipe
 var recipe embed.FS
 
 // Modules maps each module file a build produces to the commands it
@@ -175,6 +175,14 @@ func Build(ctx context.Context, opts Options) (string, error) {
 		return "", err
 	}
 	os.RemoveAll(work)
+	// Builds for older recipes or toolchains are never used again.
+	if old, err := filepath.Glob(filepath.Join(r, "build-*")); err == nil {
+		for _, o := range old {
+			if o != dir && !strings.HasPrefix(o, dir) {
+				os.RemoveAll(o)
+			}
+		}
+	}
 	return dir, nil
 }
 
