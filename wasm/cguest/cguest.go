@@ -104,9 +104,14 @@ func Dir() (string, error) {
 	return filepath.Join(r, "build-"+key[:16]), nil
 }
 
-// Cached returns the directory of the current build if it exists.
+// Cached returns the directory of the current build if it exists. If
+// $WASMSAND_CGUEST_DIR is set, that directory is used as is: a way to
+// test modules built elsewhere (for example while the recipe is edited).
 func Cached() (string, bool) {
 	dir, err := Dir()
+	if d := os.Getenv("WASMSAND_CGUEST_DIR"); d != "" {
+		dir, err = d, nil
+	}
 	if err != nil {
 		return "", false
 	}

@@ -30,7 +30,7 @@ func TestPython(t *testing.T) {
 		{"heredoc", "python3 - one <<'EOF'\nimport sys\nprint(sys.argv)\nEOF", "['-', 'one']\n", "", 0},
 		{"json.tool", `echo '{"b": [1, 2]}' | python3 -m json.tool --compact`, "{\"b\":[1,2]}\n", "", 0},
 		{"pipeline out", `python3 -c 'for i in range(5): print(i)' | tail -n 2`, "3\n4\n", "", 0},
-		{"env and cwd", `cd /tmp && FOO=bar python3 -c 'import os; print(os.environ["FOO"], os.getcwd())'`, "bar /tmp\n", "", 0},
+		{"env and cwd", `(cd /tmp && FOO=bar python3 -c 'import os; print(os.environ["FOO"], os.getcwd())')`, "bar /tmp\n", "", 0},
 		{"file from shell", `python3 -c 'import csv; print(sum(int(r["score"]) for r in csv.DictReader(open("data.csv"))))'`, "8\n", "", 0},
 		{"file to shell", `python3 -c 'open("out.txt", "w").write("from python\n")' && cat out.txt`, "from python\n", "", 0},
 		{"exception", `python3 -c 'raise ValueError("nope")'`, "", "ValueError: nope", 1},

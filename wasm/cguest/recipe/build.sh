@@ -170,7 +170,7 @@ python_build() {
 				PKG_CONFIG_LIBDIR=/nonexistent \
 				ZLIB_CFLAGS="-I$work/zlib" ZLIB_LIBS="-L$work/zlib -lz" \
 				LIBSQLITE3_CFLAGS="-I$work/sqlite/src" LIBSQLITE3_LIBS="-L$work/sqlite -lsqlite3" \
-				CFLAGS="-O2" \
+				CFLAGS="-O2 -DWASMSAND" \
 				"$src/configure" -q --host=wasm32-unknown-wasi --build=x86_64-pc-linux-gnu \
 				--with-build-python="$BUILD_PYTHON" --prefix=/usr --disable-test-modules \
 				--without-ensurepip >"$b/configure.log" 2>&1 || { tail -30 "$b/configure.log"; exit 1; }
