@@ -35,6 +35,7 @@ func TestPythonConformance(t *testing.T) {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatalf("python_cases.json: %v", err)
 	}
+	t.Setenv("WASMSAND_CASES", "python_cases.json") // for run.mjs under Node
 	tools := withCGuests(t, guesttest.Dir(t), cdir)
 	want := runNative(t, tools, cases)
 	for k, c := range cases {
