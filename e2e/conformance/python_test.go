@@ -36,6 +36,9 @@ func TestPythonConformance(t *testing.T) {
 		t.Fatalf("python_cases.json: %v", err)
 	}
 	t.Setenv("WASMSAND_CASES", "python_cases.json") // for run.mjs under Node
+	// Imports read many files: room for a loaded machine, still a timeout.
+	defer func(old int) { timeoutMs = old }(timeoutMs)
+	timeoutMs = 5000
 	tools := withCGuests(t, guesttest.Dir(t), cdir)
 	want := runNative(t, tools, cases)
 	for k, c := range cases {
