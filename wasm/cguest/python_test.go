@@ -39,6 +39,15 @@ func TestPython(t *testing.T) {
 		{"subprocess", `python3 -c 'import subprocess; print(subprocess.run(["sort"], input="b\na\n", capture_output=True, text=True).stdout, end="")'`, "a\nb\n", "", 0},
 		{"os.system", `python3 -c 'import os, sys; sys.stdout.flush(); print(os.system("exit 7") >> 8)'`, "7\n", "", 0},
 		{"sqlite3 module", `python3 -c 'import sqlite3; print(sqlite3.connect(":memory:").execute("select 2+3").fetchone()[0])'`, "5\n", "", 0},
+		{"communicate", `python3 -c 'import subprocess; p = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE); o, _ = p.communicate(b"x" * 200000); print(len(o), p.returncode)'`, "200000 0\n", "", 0},
+		{"subprocess timeout", `python3 -c '
+import subprocess
+try:
+    subprocess.run(["sleep", "5"], timeout=0.2)
+except subprocess.TimeoutExpired:
+    print("TimeoutExpired")'`, "TimeoutExpired\n", "", 0},
+		{"subprocess env without PATH", `python3 -c 'import subprocess; print(subprocess.run(["printenv", "A"], env={"A": "1"}, capture_output=True, text=True).stdout, end="")'`, "1\n", "", 0},
+		{"no network", `python3 -c 'import urllib.request; urllib.request.urlopen("http://example.com")'`, "", "network access is not available in this sandbox", 1},
 		{"no threads", `python3 -c 'import threading; threading.Thread(target=print).start()'`, "", "RuntimeError", 1},
 		{"no sockets", `python3 -c 'import socket; socket.create_connection(("example.com", 80))'`, "", "Error", 1},
 	}
