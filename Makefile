@@ -4,7 +4,7 @@
 #   make test    vet, then every test
 #   make build   build/wasmsand (the native CLI) and build/tools (guest modules)
 #   make package build/npm and the npm package tarball
-#   make cguests python3 and sqlite3 (C, from Debian sources) into build/tools
+#   make cguests python3, sqlite3, wat2wasm (C, from Debian sources) into build/tools
 #   make bench   benchmarks
 
 GO      ?= go
@@ -27,7 +27,7 @@ tools:
 	$(GO) run ./wasm/guest/cmd/buildtools -o $(TOOLS)
 	$(GO) run ./wasm/cguest/cmd/buildc -o $(TOOLS) -cached
 
-# CPython (python3) and the SQLite shell (sqlite3) built for wasm32-wasi from
+# CPython (python3), the SQLite shell (sqlite3) and wabt's wat2wasm built for wasm32-wasi from
 # Debian's source packages, cached by content hash in the user cache
 # directory: minutes once, then a copy. Needs the packages .ci/run installs.
 cguests:

@@ -1,7 +1,7 @@
 // Package cguest builds the C guest modules — CPython 3.11 (python3.wasm,
-// with its standard library inside) and the SQLite shell (sqlite3.wasm) —
-// for wasm32-wasi from Debian's source packages, with Debian's clang, lld,
-// wasi-libc and compiler-rt.
+// with its standard library inside), the SQLite shell (sqlite3.wasm) and
+// wabt's wat2wasm (wat2wasm.wasm) — for wasm32-wasi from Debian's source
+// packages, with Debian's clang, lld, wasi-libc, libc++ and compiler-rt.
 //
 // The recipe (recipe/build.sh, its patches and C files) is embedded in
 // this package. A build is cached in the user cache directory under a key
@@ -34,16 +34,18 @@ var recipe embed.FS
 // Modules maps each module file a build produces to the commands it
 // provides, as a tools manifest does.
 var Modules = map[string][]string{
-	"python3.wasm": {"python", "python3", "python3.11"},
-	"sqlite3.wasm": {"sqlite3"},
+	"python3.wasm":  {"python", "python3", "python3.11"},
+	"sqlite3.wasm":  {"sqlite3"},
+	"wat2wasm.wasm": {"wat2wasm"},
 }
 
 // Toolchain lists the Debian packages whose versions are part of the key.
-var Toolchain = []string{"clang-16", "lld-16", "llvm-16", "wasi-libc", "libclang-rt-16-dev-wasm32", "python3.11"}
+var Toolchain = []string{"clang-16", "lld-16", "llvm-16", "wasi-libc", "libclang-rt-16-dev-wasm32",
+	"libc++-16-dev-wasm32", "libc++abi-16-dev-wasm32", "python3.11"}
 
 // ErrNoToolchain reports that the machine lacks the toolchain (or is not
 // Debian): no build can be made or found here.
-var ErrNoToolchain = errors.New("cguest: the wasm32-wasi toolchain is not installed (clang-16 lld-16 llvm-16 wasi-libc libclang-rt-16-dev-wasm32 python3.11; see .ci/run)")
+var ErrNoToolchain = errors.New("cguest: the wasm32-wasi toolchain is not installed (clang-16 lld-16 llvm-16 wasi-libc libclang-rt-16-dev-wasm32 libc++-16-dev-wasm32 libc++abi-16-dev-wasm32 python3.11; see .ci/run)")
 
 // Key returns the content hash naming a build: the recipe's files and the
 // toolchain's package versions.

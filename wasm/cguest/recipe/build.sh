@@ -6,6 +6,7 @@
 #                      and the _wasmsand module; its standard library rides
 #                      along in a custom section (see stdlib.py)
 #   OUT/sqlite3.wasm   the SQLite shell (sqlite3 source)
+#   OUT/wat2wasm.wasm  wabt's wat2wasm (wabt source, C++ with Debian's libc++)
 #
 # WORK is a scratch directory (sources, objects); a second run with the same
 # WORK resumes where the first stopped. The Go driver (package cguest) runs
@@ -28,8 +29,12 @@ SQLITE_ORIG=sqlite3_3.40.1.orig.tar.xz
 SQLITE_SHA=aaa776260ab4dc976db34aa7891819484c8676b5b2783123ebc6301e2ca5d655
 ZLIB_ORIG=zlib_1.2.13.dfsg.orig.tar.bz2
 ZLIB_SHA=71feb7947e3c00ef125f83b79a4e529bde31171e5babe48b391f06758d1ab0a1
+WABT_VERSION=1.0.32
+WABT_ORIG=wabt_1.0.32.orig.tar.xz
+WABT_SHA=2e9fbcbe0ef64042f9691d995116954bc84823fe747a593d80a873566a18cba8
 
 CLANG=clang-16
+CLANGXX=clang++-16
 WASI_CC="$CLANG --target=wasm32-wasi"
 AR=llvm-ar-16
 RANLIB=llvm-ranlib-16
@@ -39,9 +44,11 @@ BUILD_PYTHON=$(command -v /usr/bin/python3.11 || command -v python3.11)
 
 log() { printf '%s cguest: %s\n' "$(date +%T)" "$*" >&2; }
 
-for t in $CLANG $AR $RANLIB $STRIP "$BUILD_PYTHON" apt-get dpkg-source tclsh cc make patch; do
+for t in $CLANG $CLANGXX $AR $RANLIB $STRIP "$BUILD_PYTHON" apt-get dpkg-source tclsh cc make patch; do
 	command -v "$t" >/dev/null || { echo "cguest: $t is missing (see .ci/run for the packages)" >&2; exit 1; }
 done
+
+[[ -f /usr/lib/llvm-16/lib/wasm32-wasi/libc++.a ]] || { echo "cguest: libc++-16-dev-wasm32 and libc++abi-16-dev-wasm32 are missing (see .ci/run)" >&2; exit 1; }
 
 # fetch NAME ORIG SHA: downloads source package NAME into WORK/dl, trying
 # each version apt knows (a mirror may lack the newest), and checks ORIG.
@@ -139,6 +146,38 @@ sqlite_shell() {
 	)
 }
 
+# --- wabt (wat2wasm) ----------------------------------------------------------
+# Only the library files wat2wasm needs, without exceptions; config.h, which
+# CMake would write, comes from config.h.in with the answers for wasm32-wasi.
+WABT_SRCS="apply-names binary-reader-ir binary-reader-logging binary-reader binary-writer-spec
+	binary-writer binary binding-hash color common config error-formatter expr-visitor feature
+	filenames generate-names ir-util ir leb128 lexer-source-line-finder lexer-source literal
+	opcode option-parser resolve-names shared-validator stream token tracing type-checker utf8
+	validator wast-lexer wast-parser wat-writer tools/wat2wasm"
+
+wabt_build() {
+	local d=$work/wabt
+	[[ -f $d/wat2wasm.wasm ]] && return
+	fetch wabt "$WABT_ORIG" "$WABT_SHA"
+	rm -rf "$d" && mkdir -p "$d/src" "$d/gen/wabt" "$d/obj"
+	tar xf "$dl/$WABT_ORIG" -C "$d/src" --strip-components=1
+	sed -e "s/#cmakedefine WABT_VERSION_STRING .*/#define WABT_VERSION_STRING \"$WABT_VERSION\"/" \
+		-e 's/#cmakedefine WABT_DEBUG .*//' \
+		-e 's/#cmakedefine01 \(HAVE_ALLOCA_H\|HAVE_UNISTD_H\|HAVE_SNPRINTF\|HAVE_SSIZE_T\|HAVE_STRCASECMP\|COMPILER_IS_CLANG\)$/#define \1 1/' \
+		-e 's/#cmakedefine01 \([A-Z0-9_]*\)$/#define \1 0/' \
+		-e 's/@SIZEOF_SIZE_T@/4/' "$d/src/src/config.h.in" >"$d/gen/wabt/config.h"
+	log "building wabt's wat2wasm"
+	(
+		cd "$d/src"
+		export WASI_CXX="$CLANGXX --target=wasm32-wasi -O2 -std=c++17 -fno-exceptions -isystem /usr/lib/llvm-16/include/wasm32-wasi/c++/v1 -Iinclude -I$d/gen -Isrc"
+		# shellcheck disable=SC2016
+		printf '%s\n' $WABT_SRCS | xargs -P "$jobs" -I{} sh -c '$WASI_CXX -c src/{}.cc -o "$0/obj/$(basename {}).o"' "$d"
+		$WASI_CC -O2 -Iinclude -I"$d/gen" -c src/opcode-code-table.c -o "$d/obj/opcode-code-table.o"
+		$CLANGXX --target=wasm32-wasi -O2 -o "$d/wat2wasm.wasm" "$d"/obj/*.o \
+			-L/usr/lib/llvm-16/lib/wasm32-wasi -lc++ -lc++abi
+	)
+}
+
 # --- CPython ----------------------------------------------------------------
 python_build() {
 	local d=$work/python src=$work/python/src b=$work/python/build
@@ -165,7 +204,7 @@ python_build() {
 			# PKG_CONFIG_LIBDIR points nowhere: configure must not find the
 			# build machine's zlib, lzma or uuid.
 			CONFIG_SITE="$src/Tools/wasm/config.site-wasm32-wasi" \
-				CC="$WASI_CC" CPP="$WASI_CC -E" CXX="$CLANG++ --target=wasm32-wasi" \
+				CC="$WASI_CC" CPP="$WASI_CC -E" CXX="$CLANGXX --target=wasm32-wasi" \
 				AR=$AR RANLIB=$RANLIB READELF=true \
 				PKG_CONFIG_LIBDIR=/nonexistent \
 				ZLIB_CFLAGS="-I$work/zlib" ZLIB_LIBS="-L$work/zlib -lz" \
@@ -181,7 +220,7 @@ python_build() {
 }
 
 # STAGES lets a developer run part of the recipe (e.g. STAGES=python_build).
-for stage in ${STAGES:-zlib_build sqlite_lib sqlite_shell python_build}; do
+for stage in ${STAGES:-zlib_build sqlite_lib sqlite_shell wabt_build python_build}; do
 	$stage
 done
 [[ -n ${STAGES:-} ]] && exit 0
@@ -190,4 +229,5 @@ log "packing"
 "$BUILD_PYTHON" "$here/stdlib.py" --src "$work/python/src" --build "$work/python/build" \
 	--wasm "$work/python/build/python.wasm" --strip "$STRIP" -o "$out/python3.wasm"
 $STRIP -o "$out/sqlite3.wasm" "$work/sqlite/sqlite3.wasm"
-log "done: $(cd "$out" && ls -l python3.wasm sqlite3.wasm | awk '{print $NF, $5}' | tr '\n' ' ')"
+$STRIP -o "$out/wat2wasm.wasm" "$work/wabt/wat2wasm.wasm"
+log "done: $(cd "$out" && ls -l ./*.wasm | awk '{print $NF, $5}' | tr '\n' ' ')"
