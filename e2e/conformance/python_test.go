@@ -11,7 +11,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
-// TestPythonConformance runs python3 and sqlite3 (issue 11) natively, in
+// TestPythonConformance runs python3, sqlite3 and wat2wasm (issue 11) natively, in
 // Node 26 and in Chromium, and wants byte-identical outcomes: the C
 // guests, their library and their limits behave the same on every
 // runtime. It needs the C guests (make cguests): without them it is
