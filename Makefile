@@ -1,7 +1,7 @@
 # wasmsand — build, test and try the sandbox.
 #   make demo    build everything and serve the web terminal on http://127.0.0.1:8080/
 #   make repl    the native interactive shell
-#   make test    vet, then every test
+#   make test    gofmt, go vet and staticcheck, then every test
 #   make build   build/wasmsand (the native CLI) and build/tools (guest modules)
 #   make package build/npm and the npm package tarball
 #   make cguests python3, sqlite3, wat2wasm (C, from Debian sources) into build/tools
@@ -14,7 +14,7 @@ GOTEST_FLAGS ?= -timeout 20m
 
 VERSION ?= 0.1.0
 
-.PHONY: all build tools cli demo repl run test vet bench package clean cguests
+.PHONY: all build tools cli demo repl run test vet staticcheck bench package clean cguests
 
 all: build
 
@@ -51,7 +51,13 @@ vet:
 	@test -z "$$(gofmt -l . | grep -v '^build/')" || { echo "gofmt needed:"; gofmt -l . | grep -v '^build/'; exit 1; }
 	$(GO) vet ./...
 
-test: vet
+# staticcheck at a pinned version, fetched through the module proxy.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+test: vet staticcheck
 	$(GO) test $(GOTEST_FLAGS) ./...
 
 # The npm package (GOOS=js core, loader, tools) in build/npm.

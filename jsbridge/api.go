@@ -40,6 +40,7 @@ func Register(host js.Value, version string) {
 		"create":       a.create,
 		"info":         a.info,
 		"run":          a.run,
+		"runCode":      a.runCode,
 		"readFile":     a.readFile,
 		"readTextFile": a.readTextFile,
 		"writeFile":    a.writeFile,
@@ -49,6 +50,7 @@ func Register(host js.Value, version string) {
 		"rm":           a.rm,
 		"setEnv":       a.setEnv,
 		"getEnv":       a.getEnv,
+		"complete":     a.complete,
 		"destroy":      a.destroy,
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
@@ -631,6 +633,22 @@ func (a *api) getEnv(args []js.Value) any {
 			return nil, argErrorf("getEnv: the name must be a string")
 		}
 		return s.sb.GetEnv(k.String()), nil
+	})
+}
+
+// complete lists the Tab completions of a command line (empty while a
+// command runs).
+func (a *api) complete(args []js.Value) any {
+	return a.sync(args, func(s *jsSandbox) (any, error) {
+		line := arg(args, 1)
+		if line.Type() != js.TypeString {
+			return nil, argErrorf("complete: the line must be a string")
+		}
+		out := []any{}
+		for _, c := range s.sb.Complete(line.String()) {
+			out = append(out, c)
+		}
+		return out, nil
 	})
 }
 

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
-
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/sandbox/wasi"
@@ -94,7 +92,7 @@ func refuelModule() wasm.HostModule {
 			Fn:      refuel,
 			// It never waits: it only accounts and checks the deadline.
 			NonBlocking: true,
-		}}, append(spawnHostFuncs(), hostFSFuncs()...)...),
+		}}, append(spawnHostFuncs(), append(hostFSFuncs(), bridgeHostFuncs()...)...)...),
 	}
 }
 
@@ -146,7 +144,7 @@ func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 }
 
 // runGuest runs one WASI command to completion with the shell's stdio.
-func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load func() ([]byte, error), args []string) error {
+func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load func() ([]byte, error), args []string) int {
 	run := runFrom(ctx)
 	run.timer.pause()
 	mod, files, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
@@ -156,22 +154,24 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	run.timer.resume()
 	if err != nil {
 		if ctx.Err() != nil {
-			return interp.ExitStatus(124)
+			return 124
 		}
 		fmt.Fprintf(hc.Stderr, "bash: %s: cannot execute binary file: %v\n", args[0], err)
-		return interp.ExitStatus(126)
+		return 126
 	}
-	if err := run.acquire(); err != nil {
-		fmt.Fprintf(hc.Stderr, "bash: %v\n", err)
-		return interp.ExitStatus(254)
+	if !hc.slotHeld {
+		if err := run.acquire(); err != nil {
+			fmt.Fprintf(hc.Stderr, "bash: fork: Resource temporarily unavailable\n")
+			return 254
+		}
+		defer run.release()
 	}
-	defer run.release()
 
 	stdin := hc.Stdin
 	if synchronous(s.eng.eng) {
 		if stdin, err = readStdin(ctx, stdin, s.opts.FSLimit); err != nil {
 			fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
-			return interp.ExitStatus(126)
+			return 126
 		}
 	}
 
@@ -193,7 +193,7 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	proc, err := wasi.NewProcess(cfg)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", args[0], err)
-		return interp.ExitStatus(126)
+		return 126
 	}
 	defer proc.Close()
 
@@ -215,9 +215,9 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 }
 
 // guestExit maps how a guest ended to the shell's exit status.
-func (s *Sandbox) guestExit(ctx context.Context, hc procIO, name string, err error) error {
+func (s *Sandbox) guestExit(ctx context.Context, hc procIO, name string, err error) int {
 	if err == nil {
-		return nil
+		return 0
 	}
 	var exit *wasm.ExitError
 	if errors.As(err, &exit) {
@@ -225,20 +225,20 @@ func (s *Sandbox) guestExit(ctx context.Context, hc procIO, name string, err err
 			fmt.Fprintf(hc.Stderr, "%s: %s\n", name, exit.Reason)
 		}
 		if exit.Code == 0 {
-			return nil
+			return 0
 		}
-		return interp.ExitStatus(uint8(exit.Code))
+		return int(uint8(exit.Code))
 	}
 	if ctx.Err() != nil {
-		return interp.ExitStatus(124)
+		return 124
 	}
 	var trap *wasm.Trap
 	if errors.As(err, &trap) {
 		fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", name, trap)
-		return interp.ExitStatus(134)
+		return 134
 	}
 	fmt.Fprintf(hc.Stderr, "bash: %s: %v\n", name, firstLine(err.Error()))
-	return interp.ExitStatus(126)
+	return 126
 }
 
 func firstLine(s string) string {
@@ -248,24 +248,23 @@ func firstLine(s string) string {
 	return s
 }
 
-// guestEnv lists the exported variables as KEY=VALUE, with PWD current.
-//
-// The interpreter's environment may list a name more than once (a variable
-// and the value it shadows); each name appears once, with the value the
-// shell itself sees.
-func guestEnv(env expand.Environ, dir string) []string {
-	var out []string
-	seen := map[string]bool{"PWD": true}
-	env.Each(func(name string, _ expand.Variable) bool {
-		if seen[name] {
-			return true
+// guestEnv lists the environment a guest gets: env (KEY=VALUE, the last
+// of a name winning) with PWD current.
+func guestEnv(env []string, dir string) []string {
+	out := make([]string, 0, len(env)+1)
+	seen := map[string]int{}
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "PWD" {
+			continue
 		}
-		seen[name] = true
-		if vr := env.Get(name); vr.Exported && vr.IsSet() {
-			out = append(out, name+"="+vr.String())
+		if i, ok := seen[k]; ok {
+			out[i] = kv
+			continue
 		}
-		return true
-	})
+		seen[k] = len(out)
+		out = append(out, kv)
+	}
 	return append(out, "PWD="+dir)
 }
 
@@ -278,7 +277,7 @@ func synchronous(eng wasm.Engine) bool {
 }
 
 // readStdin reads a guest's standard input to its end before the guest
-// starts, unless it is a VFS file (which never waits) or nothing: the
+// starts, unless it is a VFS file that is not a pipe (which never waits) or nothing: the
 // stages of a pipeline then run one after another, each writer filling
 // the pipe while its reader's goroutine drains it. Input longer than
 // limit bytes (DefaultFSLimit if 0) is refused.
@@ -286,8 +285,11 @@ func readStdin(ctx context.Context, r io.Reader, limit int64) (io.Reader, error)
 	if r == nil {
 		return nil, nil
 	}
-	if _, ok := r.(*vfs.File); ok {
-		return r, nil
+	if f, ok := r.(*vfs.File); ok {
+		// A file never waits; a pipe (FIFO) does and is read ahead.
+		if st, err := f.Stat(); err == nil && st.Type != vfs.TypeFIFO {
+			return r, nil
+		}
 	}
 	if limit <= 0 {
 		limit = DefaultFSLimit

@@ -78,11 +78,20 @@ type Options struct {
 type RunOption func(*runConfig)
 
 type runConfig struct {
-	stdin  io.Reader
-	env    []string
-	cwd    string
-	stdout io.Writer
-	stderr io.Writer
+	script     string // run as this script file, with scriptArgs
+	scriptArgs []string
+	stdin      io.Reader
+	env        []string
+	cwd        string
+	stdout     io.Writer
+	stderr     io.Writer
+}
+
+// AsScript runs the command text as the script file name with args as
+// its positional parameters, as `bash name args...` would: messages say
+// "name: line N:" and $0 is name.
+func AsScript(name string, args ...string) RunOption {
+	return func(c *runConfig) { c.script, c.scriptArgs = name, args }
 }
 
 // WithStdin gives the command standard input.

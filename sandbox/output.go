@@ -3,7 +3,6 @@ package sandbox
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 )
 
@@ -49,40 +48,4 @@ func (c *capture) result() ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.buf, c.truncated
-}
-
-// limitWriter caps what one process may write to a destination that would
-// otherwise grow without bound in the host — a command substitution's
-// buffer, for `x=$(yes)`.
-type limitWriter struct {
-	w    io.Writer
-	left int64
-}
-
-func (l *limitWriter) Write(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, errOutputLimit
-	}
-	if int64(len(p)) > l.left {
-		n, _ := l.w.Write(p[:l.left])
-		l.left = 0
-		return n, errOutputLimit
-	}
-	n, err := l.w.Write(p)
-	l.left -= int64(n)
-	return n, err
-}
-
-// bounded returns w unchanged when writing to it is already bounded
-// (pipes, files, the Run's captured output) and limited to limit bytes
-// otherwise.
-func bounded(w io.Writer, limit int64) io.Writer {
-	switch w.(type) {
-	case nil, *os.File, *capture, vfsFile, stdio, *limitWriter:
-		return w
-	}
-	if w == io.Discard {
-		return w
-	}
-	return &limitWriter{w: w, left: limit}
 }

@@ -22,7 +22,6 @@ type runState struct {
 	peakMem    atomic.Int64
 	started    atomic.Int64
 	live       atomic.Int64 // guest processes and child shells now running
-	calls      atomic.Int64 // simple commands run, for sampled checks
 	lastYield  atomic.Int64 // unix nanoseconds of the shell's last yield (js)
 
 	index uint64 // the Run's number in its sandbox, for processSeed
@@ -143,14 +142,13 @@ func (e errProcessLimit) Error() string {
 	return fmt.Sprintf("fork: retry: Resource temporarily unavailable (process limit %d reached; raise Options.MaxProcesses)", e.max)
 }
 
-// acquire reserves a process slot; on failure it ends the whole Run, as a
-// fork bomb would otherwise keep trying.
+// acquire reserves a process slot. When none is left the process cannot
+// start: like a failed fork in bash, that command fails and the script
+// goes on.
 func (r *runState) acquire() error {
 	if n := r.live.Add(1); n > int64(r.s.opts.MaxProcesses) {
 		r.live.Add(-1)
-		err := errProcessLimit{r.s.opts.MaxProcesses}
-		r.fail(err)
-		return err
+		return errProcessLimit{r.s.opts.MaxProcesses}
 	}
 	r.started.Add(1)
 	r.wg.Add(1)

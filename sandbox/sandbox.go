@@ -6,16 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
-
+	"github.com/wasmsand/wasmsand/sandbox/shell"
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
@@ -34,16 +30,14 @@ type Sandbox struct {
 	eng      *engineEntry
 	memPages uint32
 
-	runMu  sync.Mutex // serializes Run; guards runner
-	runner *interp.Runner
+	runMu  sync.Mutex // serializes Run; guards sh
+	sh     *shell.Interp
 	closed atomic.Bool
+	pids   atomic.Int64 // the sandbox's process ids
 
 	mu   sync.Mutex // guards cwd and vars
 	cwd  string
-	vars map[string]expand.Variable
-
-	funcsMu sync.Mutex
-	funcs   map[string]bool // see noteFuncs
+	vars map[string]string // the shell's variables after the last Run, for GetEnv
 
 	started time.Time     // for printf's %(...)T with -2
 	runs    atomic.Uint64 // Runs so far, for processSeed
@@ -106,17 +100,12 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		"GID=1000",
 	}
 	env = append(env, opts.Env...)
-	r, err := s.newRunner(expand.ListEnviron(env...), opts.Cwd, nil, nil, nil)
+	sh, err := s.newShell(env, opts.Cwd)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: starting the shell: %w", err)
 	}
-	s.runner = r
-	// Seed $RANDOM so it repeats with the seed, and take a first look at
-	// the variables for GetEnv.
-	seed := "RANDOM=" + strconv.FormatUint(uint64(opts.Seed)&0x7fffffff, 10)
-	if _, err := s.runLocked(ctx, seed, runConfig{}); err != nil {
-		return nil, err
-	}
+	s.sh = sh
+	s.noteVars()
 	return s, nil
 }
 
@@ -211,27 +200,6 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	stdout := &capture{limit: s.opts.OutputLimit, forward: rc.stdout}
 	stderr := &capture{limit: s.opts.OutputLimit, forward: rc.stderr}
 	res := &RunResult{}
-	finish := func(code int) (*RunResult, error) {
-		res.ExitCode = code
-		res.Stdout, res.StdoutTruncated = stdout.result()
-		res.Stderr, res.StderrTruncated = stderr.result()
-		res.ExecutionTime = time.Since(start)
-		return res, nil
-	}
-
-	file, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
-	if err != nil {
-		fmt.Fprintf(stderr, "bash: %v\n", err)
-		return finish(2)
-	}
-	if err := checkSupported(file); err != nil {
-		fmt.Fprintf(stderr, "bash: %v\n", err)
-		return finish(2)
-	}
-	if err := checkBraces(file); err != nil {
-		fmt.Fprintf(stderr, "bash: %v\n", err)
-		return finish(1)
-	}
 
 	ctx, cancelCause := context.WithCancelCause(ctx)
 	cancel := func() { cancelCause(context.Canceled) }
@@ -242,16 +210,19 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	ctx = withRun(ctx, run)
 	go watchShellMemory(ctx, run)
 
-	r := s.runner
-	s.noteFuncs(r, file)
-	restore := s.applyRunConfig(ctx, r, rc)
-	interp.StdIO(rc.stdin, stdout, stderr)(r)
-	guardRun(ctx, run, func(ctx context.Context) { err = r.Run(ctx, file) })
-	res.Exited = r.Exited()
-	interp.StdIO(nil, nil, nil)(r)
-	restore(context.WithoutCancel(ctx))
+	sh := s.sh
+	sh.SetStdio(rc.stdin, stdout, stderr)
+	restore := s.applyRunConfig(sh, rc)
+	var code int
+	if rc.script != "" {
+		code = sh.RunScript(ctx, cmd, rc.script, rc.scriptArgs)
+	} else {
+		code = sh.RunCommand(ctx, cmd)
+	}
+	res.Exited = sh.Exited()
+	restore()
+	sh.SetStdio(nil, nil, nil)
 
-	code := exitCode(err, stderr)
 	timedOut := errors.Is(context.Cause(ctx), errTimedOut)
 	cancel() // stops background jobs nobody waited for
 	run.wait()
@@ -267,108 +238,81 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 			code = 1
 		}
 	}
+	s.noteVars()
+	res.ExitCode = code
+	res.Stdout, res.StdoutTruncated = stdout.result()
+	res.Stderr, res.StderrTruncated = stderr.result()
+	res.ExecutionTime = time.Since(start)
+	return res, nil
+}
+
+// noteVars records the shell's directory and variables for GetEnv and
+// the file API, which may be called while a Run is in progress.
+func (s *Sandbox) noteVars() {
+	vars := map[string]string{}
+	for _, n := range s.sh.VarNames() {
+		if v, ok := s.sh.Var(n); ok {
+			vars[n] = v
+		}
+	}
 	s.mu.Lock()
-	s.cwd = r.Dir
-	s.vars = r.Vars
+	s.cwd = s.sh.Dir()
+	s.vars = vars
 	s.mu.Unlock()
-	return finish(code)
 }
 
 // errTimedOut is the cause of a Run's context when its timeout fires.
 var errTimedOut = errors.New("command timed out")
 
-// exitCode turns the interpreter's result into an exit status, printing
-// any internal error.
-func exitCode(err error, stderr *capture) int {
-	if err == nil {
-		return 0
-	}
-	var status interp.ExitStatus
-	if errors.As(err, &status) {
-		return int(status)
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, errTimedOut) || isLimitError(err) {
-		return 124 // the caller reports why
-	}
-	fmt.Fprintf(stderr, "bash: %v\n", err)
-	return 1
-}
-
-// isLimitError reports whether err is a limit the Run state reports itself.
-func isLimitError(err error) bool {
-	var pl errProcessLimit
-	return errors.As(err, &pl) || errors.Is(err, errNesting)
-}
-
 // applyRunConfig applies per-Run environment and directory, returning a
 // function that undoes them.
-func (s *Sandbox) applyRunConfig(ctx context.Context, r *interp.Runner, rc runConfig) func(context.Context) {
-	var undo []string
+func (s *Sandbox) applyRunConfig(sh *shell.Interp, rc runConfig) func() {
+	var undo []func()
 	for _, kv := range rc.env {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok || !syntax.ValidName(k) {
+		if !ok {
 			continue
 		}
-		if old, ok := r.Vars[k]; ok && old.IsSet() {
-			undo = append(undo, assignment(k, old.String(), old.Exported))
-		} else {
-			undo = append(undo, "unset "+k)
+		old, had := sh.Var(k)
+		if err := sh.SetVar(k, v, true); err != nil {
+			continue
 		}
-		s.runSilently(ctx, r, assignment(k, v, true))
+		undo = append(undo, func() {
+			if had {
+				_ = sh.SetVar(k, old, true)
+			} else {
+				sh.UnsetVar(k)
+			}
+		})
 	}
 	if rc.cwd != "" {
-		// cd keeps $PWD and $OLDPWD right; they are put back after.
-		undo = append(undo, assignment("OLDPWD", r.Vars["OLDPWD"].String(), true), "cd "+quote(r.Dir))
-		s.runSilently(ctx, r, "cd "+quote(s.abs(r.Dir, rc.cwd)))
-	}
-	return func(ctx context.Context) {
-		for i := len(undo) - 1; i >= 0; i-- {
-			s.runSilently(ctx, r, undo[i])
+		oldDir := sh.Dir()
+		oldPwd, _ := sh.Var("OLDPWD")
+		if err := sh.Cd(rc.cwd); err == nil {
+			undo = append(undo, func() {
+				_ = sh.Cd(oldDir)
+				_ = sh.SetVar("OLDPWD", oldPwd, true)
+			})
 		}
 	}
-}
-
-func assignment(k, v string, export bool) string {
-	if export {
-		return "export " + k + "=" + quote(v)
+	return func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
 	}
-	return k + "=" + quote(v)
-}
-
-// quote quotes s for bash.
-func quote(s string) string {
-	q, err := syntax.Quote(s, syntax.LangBash)
-	if err != nil {
-		return "''"
-	}
-	return q
-}
-
-// runSilently runs a short internal shell statement with its output
-// discarded: callers run it while the runner has no stdio set.
-func (s *Sandbox) runSilently(ctx context.Context, r *interp.Runner, src string) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
-	if err != nil {
-		return
-	}
-	_ = r.Run(ctx, f)
 }
 
 // SetEnv sets and exports a variable in the shell.
 func (s *Sandbox) SetEnv(key, value string) error {
-	if !syntax.ValidName(key) {
-		return fmt.Errorf("sandbox: invalid variable name %q", key)
-	}
 	s.runMu.Lock()
 	defer s.runMu.Unlock()
 	if s.closed.Load() {
 		return ErrClosed
 	}
-	s.runSilently(context.Background(), s.runner, assignment(key, value, true))
-	s.mu.Lock()
-	s.vars = s.runner.Vars
-	s.mu.Unlock()
+	if err := s.sh.SetVar(key, value, true); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	s.noteVars()
 	return nil
 }
 
@@ -376,10 +320,22 @@ func (s *Sandbox) SetEnv(key, value string) error {
 func (s *Sandbox) GetEnv(key string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v, ok := s.vars[key]; ok && v.IsSet() {
-		return v.String()
+	return s.vars[key]
+}
+
+// Complete lists the completions of the word before the end of line, as
+// a terminal's Tab key offers them: command names (aliases, functions,
+// builtins, keywords and programs on $PATH) for the first word, file
+// names after it. It returns nil while a Run is in progress.
+func (s *Sandbox) Complete(line string) []string {
+	if !s.runMu.TryLock() {
+		return nil
 	}
-	return ""
+	defer s.runMu.Unlock()
+	if s.closed.Load() || s.sh == nil {
+		return nil
+	}
+	return s.sh.Complete(line)
 }
 
 // Close releases the sandbox. It is idempotent; later calls of other
@@ -389,7 +345,7 @@ func (s *Sandbox) Close() error {
 		return nil
 	}
 	s.runMu.Lock()
-	s.runner = nil
+	s.sh = nil
 	s.runMu.Unlock()
 	return nil
 }

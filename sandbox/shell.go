@@ -7,109 +7,108 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"runtime"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
-
+	"github.com/wasmsand/wasmsand/sandbox/shell"
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
-// newRunner makes a shell interpreter whose every contact with files and
-// programs goes through the sandbox: no handler falls back to the host.
-func (s *Sandbox) newRunner(env expand.Environ, dir string, stdin io.Reader, stdout, stderr io.Writer, params ...string) (*interp.Runner, error) {
-	opts := []interp.RunnerOption{
-		interp.Env(env),
-		// interp.Dir would stat the host; set the field directly.
-		func(r *interp.Runner) error { r.Dir = dir; return nil },
-		interp.StdIO(stdin, stdout, stderr),
-		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return s.exec }),
-		interp.OpenHandler(s.open),
-		interp.ReadDirHandler2(s.readDir),
-		interp.StatHandler(s.stat),
-		interp.AccessHandler(s.access),
-		interp.CallHandler(s.call),
-	}
-	if len(params) > 0 {
-		opts = append(opts, interp.Params(params...))
-	}
-	return interp.New(opts...)
+// shellHost connects wasmsand's bash interpreter (package shell) to the
+// sandbox: it runs programs, counts processes and checks the Run's
+// limits. It is the shell's only way out.
+type shellHost struct{ s *Sandbox }
+
+// Exec runs the executable VFS file p.
+func (h shellHost) Exec(ctx context.Context, p *shell.Process) int {
+	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, slotHeld: p.SlotHeld}
+	return h.s.execPath(ctx, io, p.Path, p.Args)
 }
 
-// checkSupported rejects syntax the sandbox cannot run safely.
-func checkSupported(f *syntax.File) error {
-	var err error
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if err != nil {
-			return false
-		}
-		if _, ok := n.(*syntax.ProcSubst); ok {
-			err = errors.New("process substitution <(...) is not supported in wasmsand; use a pipe or a temporary file")
-		}
-		return true
-	})
-	return err
+// Fork reserves a process slot for a subshell, pipeline stage or job.
+func (h shellHost) Fork(ctx context.Context) (func(), error) {
+	run := runFrom(ctx)
+	if run == nil {
+		return func() {}, nil
+	}
+	if err := run.acquire(); err != nil {
+		return nil, err
+	}
+	return run.release, nil
 }
+
+// Check ends the Run when its time is up and lets the page breathe.
+func (h shellHost) Check(ctx context.Context) error {
+	if run := runFrom(ctx); run != nil && run.timer != nil {
+		if run.timer.expired() {
+			run.timer.expire()
+		}
+		run.yield()
+	}
+	if err := ctx.Err(); err != nil {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// newShell makes an interpreter over the sandbox.
+func (s *Sandbox) newShell(env []string, dir string) (*shell.Interp, error) {
+	return shell.New(shell.Config{
+		Host: shellHost{s},
+		FS:   s.fs,
+		Env:  env,
+		Dir:  dir,
+		Now:  s.now,
+		Seed: uint64(s.opts.Seed),
+		Pids: s.nextPid,
+		Limits: shell.Limits{
+			MaxStringBytes: int(min(s.opts.OutputLimit, 1<<30)),
+		},
+	})
+}
+
+// nextPid hands out the sandbox's process ids.
+func (s *Sandbox) nextPid() int { return int(s.pids.Add(1)) }
 
 // procIO is what a new process inherits from whoever starts it (the shell
 // or a guest's proc_spawn): environment, directory and stdio.
 type procIO struct {
-	Env    expand.Environ
+	Env    []string
 	Dir    string
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// slotHeld: the process runs in a slot its starter already counted.
+	slotHeld bool
 }
 
-// handlerIO is the procIO of the shell command behind ctx. Output that
-// lands in host memory (a command substitution) is capped at the output
-// limit, so `x=$(yes)` ends instead of exhausting the host.
-func (s *Sandbox) handlerIO(ctx context.Context) procIO {
-	hc := interp.HandlerCtx(ctx)
-	return procIO{
-		Env:    hc.Env,
-		Dir:    hc.Dir,
-		Stdin:  hc.Stdin,
-		Stdout: bounded(hc.Stdout, s.opts.OutputLimit),
-		Stderr: bounded(hc.Stderr, s.opts.OutputLimit),
-	}
-}
-
-// exec runs a command that is neither a builtin nor a function.
-func (s *Sandbox) exec(ctx context.Context, args []string) error {
-	switch args[0] {
-	case lookupCommand:
-		return s.lookup(ctx, args)
-	case printfCommand:
-		return runPrintf(ctx, args)
-	}
-	return s.execIO(ctx, s.handlerIO(ctx), args)
-}
-
-// execIO runs the program args[0] names: a tool, a WebAssembly module or
-// a script. The error is an interp.ExitStatus.
-func (s *Sandbox) execIO(ctx context.Context, hc procIO, args []string) error {
+// execIO runs the program args[0] names, searched on the PATH of hc.Env
+// (for guests' proc_spawn). It returns the exit status.
+func (s *Sandbox) execIO(ctx context.Context, hc procIO, args []string) int {
 	name := args[0]
 	p, err := s.lookPath(hc.Env, hc.Dir, name)
 	if err != nil {
 		if strings.Contains(name, "/") {
 			fmt.Fprintf(hc.Stderr, "bash: %s: %s\n", name, errText(err))
 			if errors.Is(err, fs.ErrNotExist) {
-				return interp.ExitStatus(127)
+				return 127
 			}
-			return interp.ExitStatus(126)
+			return 126
 		}
 		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", name)
-		return interp.ExitStatus(127)
+		return 127
 	}
+	return s.execPath(ctx, hc, p, args)
+}
+
+// execPath runs the executable file p: a tool, a WebAssembly module or a
+// script.
+func (s *Sandbox) execPath(ctx context.Context, hc procIO, p string, args []string) int {
+	name := args[0]
 	head, err := s.readHead(p)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %s: %s\n", name, errText(err))
-		return interp.ExitStatus(126)
+		return 126
 	}
 	switch {
 	case bytes.HasPrefix(head, []byte(toolMarker)):
@@ -119,11 +118,10 @@ func (s *Sandbox) execIO(ctx context.Context, hc procIO, args []string) error {
 		}
 		return s.runTool(ctx, hc, tool, args)
 	case bytes.HasPrefix(head, []byte("\x00asm")):
-		load := func() ([]byte, error) { return s.fs.ReadFile(p) }
-		bin, err := load()
+		bin, err := s.fs.ReadFile(p)
 		if err != nil {
 			fmt.Fprintf(hc.Stderr, "bash: %s: %s\n", name, errText(err))
-			return interp.ExitStatus(126)
+			return 126
 		}
 		return s.runGuest(ctx, hc, bytesKey(bin, s.memPages), func() ([]byte, error) { return bin, nil }, args)
 	case bytes.HasPrefix(head, []byte("#!")):
@@ -146,14 +144,14 @@ func (s *Sandbox) execIO(ctx context.Context, hc procIO, args []string) error {
 }
 
 // runTool runs a built-in tool by command name.
-func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []string) error {
+func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []string) int {
 	if tool == "bash" || tool == "sh" {
 		return s.runShell(ctx, hc, args)
 	}
 	file, ok := s.tools.commands[tool]
 	if !ok {
 		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", args[0])
-		return interp.ExitStatus(127)
+		return 127
 	}
 	load := func() ([]byte, error) {
 		b, _, err := s.tools.moduleBytes(tool)
@@ -165,12 +163,18 @@ func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []st
 // lookPath finds a command like bash does: names with a slash are paths,
 // others are searched in $PATH. It returns the absolute VFS path of an
 // executable regular file.
-func (s *Sandbox) lookPath(env expand.Environ, dir, name string) (string, error) {
+func (s *Sandbox) lookPath(env []string, dir, name string) (string, error) {
 	if strings.Contains(name, "/") {
 		p := s.abs(dir, name)
 		return p, s.checkExec(p)
 	}
-	for _, d := range strings.Split(env.Get("PATH").String(), ":") {
+	pathVar := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathVar = v
+		}
+	}
+	for _, d := range strings.Split(pathVar, ":") {
 		if d == "" {
 			d = "."
 		}
@@ -231,279 +235,28 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// runShell runs bash or sh as a child shell: `bash -c CMD [NAME [ARGS]]`,
-// `bash FILE [ARGS]`, or a script read from standard input.
-func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) error {
+// runShell runs bash or sh as a child process: `bash -c CMD [NAME
+// [ARGS]]`, `bash FILE [ARGS]`, or a script read from standard input. The
+// child has only the exported environment, like a real child bash.
+func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) int {
 	run := runFrom(ctx)
-	if err := run.acquire(); err != nil {
+	if run != nil && !hc.slotHeld {
+		if err := run.acquire(); err != nil {
+			fmt.Fprintf(hc.Stderr, "bash: fork: Resource temporarily unavailable\n")
+			return 254
+		}
+		defer run.release()
+	}
+	env := hc.Env
+	sh, err := s.newShell(env, hc.Dir)
+	if err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %v\n", err)
-		return interp.ExitStatus(254)
+		return 2
 	}
-	defer run.release()
-
-	var (
-		src     []byte
-		name    = args[0]
-		params  []string
-		opts    []string
-		command bool
-	)
-	rest := args[1:]
-	for len(rest) > 0 && len(rest[0]) > 1 && (rest[0][0] == '-' || rest[0][0] == '+') {
-		a := rest[0]
-		rest = rest[1:]
-		if a == "--" {
-			break
-		}
-		if a == "-c" {
-			command = true
-			continue
-		}
-		if a == "-o" || a == "+o" {
-			if len(rest) > 0 {
-				opts = append(opts, a, rest[0])
-				rest = rest[1:]
-			}
-			continue
-		}
-		if strings.HasPrefix(a, "--") {
-			continue // --norc, --noprofile and friends mean nothing here
-		}
-		if strings.Contains(a, "c") && a[0] == '-' {
-			command = true
-			a = strings.ReplaceAll(a, "c", "")
-			if a == "-" {
-				continue
-			}
-		}
-		opts = append(opts, a)
-	}
-	switch {
-	case command:
-		if len(rest) == 0 {
-			fmt.Fprintf(hc.Stderr, "%s: -c: option requires an argument\n", name)
-			return interp.ExitStatus(2)
-		}
-		src = []byte(rest[0])
-		if len(rest) > 1 {
-			name = rest[1]
-			params = rest[2:]
-		}
-	case len(rest) > 0:
-		p := s.abs(hc.Dir, rest[0])
-		b, err := s.fs.ReadFile(p)
-		if err != nil {
-			fmt.Fprintf(hc.Stderr, "%s: %s: %s\n", name, rest[0], errText(err))
-			return interp.ExitStatus(127)
-		}
-		src, name, params = b, rest[0], rest[1:]
-	default:
-		if hc.Stdin != nil {
-			// The script is held in host memory: bound it like output.
-			b, err := io.ReadAll(io.LimitReader(hc.Stdin, s.opts.OutputLimit+1))
-			if err != nil {
-				return interp.ExitStatus(1)
-			}
-			if int64(len(b)) > s.opts.OutputLimit {
-				fmt.Fprintf(hc.Stderr, "%s: script on standard input is larger than the output limit (%d bytes)\n", name, s.opts.OutputLimit)
-				return interp.ExitStatus(1)
-			}
-			src = b
-		}
-	}
-	file, err := syntax.NewParser().Parse(bytes.NewReader(src), name)
-	if err != nil {
-		fmt.Fprintf(hc.Stderr, "%s: %v\n", name, err)
-		return interp.ExitStatus(2)
-	}
-	if err := checkSupported(file); err != nil {
-		fmt.Fprintf(hc.Stderr, "%s: %v\n", name, err)
-		return interp.ExitStatus(2)
-	}
-	if err := checkBraces(file); err != nil {
-		fmt.Fprintf(hc.Stderr, "%s: %v\n", name, err)
-		return interp.ExitStatus(1)
-	}
-	env := guestEnv(hc.Env, hc.Dir)
-	rparams := append(append([]string{}, opts...), "--")
-	rparams = append(rparams, params...)
-	r, err := s.newRunner(expand.ListEnviron(env...), hc.Dir, hc.Stdin, hc.Stdout, hc.Stderr, rparams...)
-	if err != nil {
-		fmt.Fprintf(hc.Stderr, "%s: %v\n", name, err)
-		return interp.ExitStatus(2)
-	}
-	err = r.Run(ctx, file)
-	if err == nil {
-		return nil
-	}
-	var status interp.ExitStatus
-	if errors.As(err, &status) {
-		return status
-	}
+	sh.SetStdio(hc.Stdin, hc.Stdout, hc.Stderr)
+	status := sh.Main(ctx, args, hc.Stdin, int(s.opts.OutputLimit))
 	if ctx.Err() != nil {
-		return interp.ExitStatus(124)
+		return 124
 	}
-	fmt.Fprintf(hc.Stderr, "%s: %v\n", name, err)
-	return interp.ExitStatus(1)
-}
-
-// open serves redirections and `source` from the VFS.
-func (s *Sandbox) open(ctx context.Context, name string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
-	hc := interp.HandlerCtx(ctx)
-	p := s.abs(hc.Dir, name)
-	st, err := s.fs.Stat(vfs.RootIno, p, true)
-	if err == nil && st.Type == vfs.TypeCharDevice {
-		switch st.Device {
-		case vfs.DevStdin:
-			return stdio{r: hc.Stdin}, nil
-		case vfs.DevStdout:
-			return stdio{w: hc.Stdout}, nil
-		case vfs.DevStderr:
-			return stdio{w: hc.Stderr}, nil
-		}
-	}
-	var fl vfs.OpenFlag
-	switch flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR) {
-	case os.O_RDONLY:
-		fl = vfs.ORead
-	case os.O_WRONLY:
-		fl = vfs.OWrite
-	default:
-		fl = vfs.ORead | vfs.OWrite
-	}
-	if flag&os.O_APPEND != 0 {
-		fl |= vfs.OAppend
-	}
-	if flag&os.O_CREATE != 0 {
-		fl |= vfs.OCreate
-	}
-	if flag&os.O_EXCL != 0 {
-		fl |= vfs.OExcl
-	}
-	if flag&os.O_TRUNC != 0 {
-		fl |= vfs.OTrunc
-	}
-	f, err := s.fs.Open(vfs.RootIno, p, fl, perm)
-	if err != nil {
-		return nil, shellPathError(name, err)
-	}
-	return vfsFile{f: f, ctx: ctx}, nil
-}
-
-// shellPathError makes a VFS error print like bash: "NAME: Message".
-func shellPathError(name string, err error) error {
-	return &os.PathError{Op: "open", Path: name, Err: errors.New(errText(err))}
-}
-
-// vfsFile adapts an open VFS file to the shell, honouring the Run's
-// context for FIFOs.
-type vfsFile struct {
-	f   *vfs.File
-	ctx context.Context
-}
-
-func (v vfsFile) Read(p []byte) (int, error)  { return v.f.ReadContext(v.ctx, p) }
-func (v vfsFile) Write(p []byte) (int, error) { return v.f.WriteContext(v.ctx, p) }
-func (v vfsFile) Close() error                { return v.f.Close() }
-
-// stdio adapts the shell's own streams for /dev/stdin and friends.
-type stdio struct {
-	r io.Reader
-	w io.Writer
-}
-
-func (s stdio) Read(p []byte) (int, error) {
-	if s.r == nil {
-		return 0, io.EOF
-	}
-	return s.r.Read(p)
-}
-
-func (s stdio) Write(p []byte) (int, error) {
-	if s.w == nil {
-		return len(p), nil
-	}
-	return s.w.Write(p)
-}
-
-func (stdio) Close() error { return nil }
-
-func (s *Sandbox) readDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
-	hc := interp.HandlerCtx(ctx)
-	return s.readDirAbs(s.abs(hc.Dir, name))
-}
-
-func (s *Sandbox) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
-	hc := interp.HandlerCtx(ctx)
-	p := s.abs(hc.Dir, name)
-	st, err := s.fs.Stat(vfs.RootIno, p, follow)
-	if err != nil {
-		return nil, err
-	}
-	return st.FileInfo(path.Base(p)), nil
-}
-
-func (s *Sandbox) access(ctx context.Context, name string, mode interp.AccessMode) error {
-	hc := interp.HandlerCtx(ctx)
-	st, err := s.fs.Stat(vfs.RootIno, s.abs(hc.Dir, name), true)
-	if err != nil {
-		return err
-	}
-	perm := uint32(st.Mode.Perm()) >> 6 // the sandbox user owns everything
-	if uint32(mode)&^perm != 0 {
-		return &os.PathError{Op: "access", Path: name, Err: fs.ErrPermission}
-	}
-	return nil
-}
-
-// call runs before every simple command, builtins and functions included:
-// the one place the shell's own work (loops, functions, subshells) can be
-// checked against the Run's limits.
-func (s *Sandbox) call(ctx context.Context, args []string) ([]string, error) {
-	checkForks()
-	if run := runFrom(ctx); run != nil && run.timer != nil {
-		if run.timer.expired() {
-			run.timer.expire()
-		}
-		run.yield()
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, context.Cause(ctx)
-	}
-	if run := runFrom(ctx); run != nil && run.calls.Add(1)%16 == 0 && tooDeep() {
-		run.fail(errNesting)
-		return nil, errNesting
-	}
-	if args[0] == "eval" && len(args) > 1 {
-		f, err := syntax.NewParser().Parse(strings.NewReader(strings.Join(args[1:], " ")), "")
-		if err == nil {
-			if err := checkBraces(f); err != nil {
-				fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "bash: eval: %v\n", err)
-				return []string{"false"}, nil
-			}
-		}
-	}
-	if args[0] == "printf" {
-		return s.rewritePrintf(ctx, args), nil
-	}
-	if args[0] == "type" || args[0] == "command" {
-		args = rewriteLookup(args)
-	}
-	return args, nil
-}
-
-var errNesting = errors.New("maximum function nesting level exceeded (about 1000 calls deep)")
-
-// maxShellFrames bounds the Go stack the interpreter may use for nested
-// function calls and subshells (`f(){ f; }; f`), far below the point where
-// the Go runtime would abort the whole process. One shell function call
-// takes about 11 frames, so this allows a nesting depth of about 1,000;
-// the interpreter slows down quadratically well before that anyway.
-const maxShellFrames = 12000
-
-// tooDeep reports whether the calling goroutine's stack is deeper than
-// maxShellFrames. It walks the stack, so callers sample it.
-func tooDeep() bool {
-	var pc [1]uintptr
-	return runtime.Callers(maxShellFrames, pc[:]) > 0
+	return status
 }

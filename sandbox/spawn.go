@@ -7,9 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
-
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/sandbox/wasi"
 	"github.com/wasmsand/wasmsand/wasm"
@@ -127,7 +124,7 @@ func procSpawn(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	}
 	// Resolve first, so the caller can report a missing command itself,
 	// as GNU tools do ("xargs: foo: No such file or directory").
-	if _, err := g.run.s.lookPath(expand.ListEnviron(env...), dir, argv[0]); err != nil {
+	if _, err := g.run.s.lookPath(env, dir, argv[0]); err != nil {
 		if errors.Is(err, errIsDir) || errors.Is(err, errPermission) {
 			errnoResult(stack, vfs.EACCES)
 		} else {
@@ -164,19 +161,11 @@ func procSpawn(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g.kids.m[pid] = c
 	g.kids.mu.Unlock()
 
-	pio := procIO{Env: expand.ListEnviron(env...), Dir: dir, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	pio := procIO{Env: env, Dir: dir, Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	go func() {
 		defer close(c.done)
 		defer func() { relIn(); relOut(); relErr() }()
-		err := g.run.s.execIO(cctx, pio, argv)
-		var status interp.ExitStatus
-		switch {
-		case err == nil:
-		case errors.As(err, &status):
-			c.status = uint32(status)
-		default:
-			c.status = 1
-		}
+		c.status = uint32(g.run.s.execIO(cctx, pio, argv))
 		if c.killed {
 			c.status = 143
 		}

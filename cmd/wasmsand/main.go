@@ -151,22 +151,19 @@ func run(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return repl(ctx, sb, stdin, isTerminal(stdin), stdout, stderr)
 	}
 
-	var text string
 	if cfg.hasCmd {
-		text = cfg.command
-	} else {
-		text = string(script)
+		text, err := withParams(cfg.command, params)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand: %v\n", err)
+			return exitUsage
+		}
+		return runOnce(ctx, sb, text, stdin, stdout, stderr)
 	}
-	text, err = withParams(text, params)
-	if err != nil {
-		fmt.Fprintf(stderr, "wasmsand: %v\n", err)
-		return exitUsage
-	}
-	return runOnce(ctx, sb, text, stdin, stdout, stderr)
+	return runOnce(ctx, sb, string(script), stdin, stdout, stderr, sandbox.AsScript(cfg.args[0], params...))
 }
 
 // runOnce runs text with the host's standard streams; Ctrl-C cancels it.
-func runOnce(ctx context.Context, sb *sandbox.Sandbox, text string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runOnce(ctx context.Context, sb *sandbox.Sandbox, text string, stdin io.Reader, stdout, stderr io.Writer, opts ...sandbox.RunOption) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	interrupted := make(chan struct{})
@@ -182,8 +179,8 @@ func runOnce(ctx context.Context, sb *sandbox.Sandbox, text string, stdin io.Rea
 		}
 	}()
 
-	res, err := sb.Run(ctx, text,
-		sandbox.WithStdin(stdin), sandbox.WithStdout(stdout), sandbox.WithStderr(stderr))
+	opts = append(opts, sandbox.WithStdin(stdin), sandbox.WithStdout(stdout), sandbox.WithStderr(stderr))
+	res, err := sb.Run(ctx, text, opts...)
 	select {
 	case <-interrupted:
 		return exitSignal

@@ -165,12 +165,13 @@ func TestScript(t *testing.T) {
 	wasmsand(t, "", script).check(t, "script without args",
 		"n=0 first= second=\nhi\n", 5)
 
-	// A script's syntax error names the script's own line number.
+	// As in bash, the lines before a syntax error run; the error ends
+	// the script with status 2.
 	bad := filepath.Join(dir, "bad.sh")
 	os.WriteFile(bad, []byte("echo ok\nif true; then\n"), 0o644)
 	r := wasmsand(t, "", bad, "arg")
-	if r.code == 0 || r.stdout != "" {
-		t.Errorf("bad script: got stdout %q exit %d, want a syntax error", r.stdout, r.code)
+	if r.code != 2 || r.stdout != "ok\n" || !strings.Contains(r.stderr, "syntax error") {
+		t.Errorf("bad script: got stdout %q exit %d stderr %q, want ok, 2 and a syntax error", r.stdout, r.code, r.stderr)
 	}
 
 	r = wasmsand(t, "", filepath.Join(dir, "missing.sh"))

@@ -99,7 +99,8 @@ func TestDemo(t *testing.T) {
 	// History: the up arrow twice recalls "echo world".
 	typeKeys(t, ctx, kb.ArrowUp+kb.ArrowUp+kb.Enter)
 	waitState(t, ctx, "ready", 30*time.Second)
-	typeKeys(t, ctx, "seq 3 | wc -l"+kb.Enter)
+	// Tab completes command names.
+	typeKeys(t, ctx, "se\tq 3 | wc -l"+kb.Enter)
 	text := waitTerminal(t, ctx, "the pipeline's output", func(s string) bool {
 		return strings.Contains(s, "$ seq 3 | wc -l\n3\n")
 	})

@@ -182,6 +182,10 @@ test('file API round trip', async () => {
     assert.equal(sb.getEnv('GREETING'), 'hi there');
     assert.equal((await sb.run('echo "$GREETING"')).stdout, 'hi there\n');
     assert.throws(() => sb.readFile(42), (e) => e.code === 'INVALID_ARGUMENT');
+    // Tab completion: commands first, then files.
+    assert.ok(sb.complete('ech').includes('echo'));
+    sb.writeFile('/home/user/notes.txt', 'x');
+    assert.deepEqual(sb.complete('cat no'), ['notes.txt']);
   });
 });
 

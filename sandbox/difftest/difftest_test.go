@@ -1,14 +1,32 @@
 // Package difftest checks the sandbox's shell against GNU bash: every case
-// of testdata/corpus.txt runs in bash and in a fresh wasmsand Sandbox, each
-// starting from a copy of testdata/files, and their stdout and exit codes
-// (and stderr, where a case asks) must match. Deliberate differences are
-// listed, with a reason each, in testdata/known-differences.txt.
+// of testdata/corpus.txt and testdata/corpus/*.txt runs in bash and in a
+// fresh wasmsand Sandbox, each starting from a copy of testdata/files, and
+// their stdout and exit codes (and stderr, where a case asks) must match.
+// Deliberate differences are listed, with a reason each, in
+// testdata/known-differences.txt. Case names are unique across all files.
 //
 // Run it with:
 //
 //	go test ./sandbox/difftest                         all cases
 //	go test ./sandbox/difftest -run 'Diff/sandbox/glob' some cases
 //	go test ./sandbox/difftest -v | grep difftest:      the summary line
+//	go test ./sandbox/difftest -run Diff -args -only='^arith-'
+//	                                                   only matching cases
+//	                                                   (bash runs them alone too)
+//	go test ./sandbox/difftest -run Diff -args -bash-only
+//	                                                   check the corpus in bash only
+//
+// Report mode measures instead of judging: every mismatch is recorded, none
+// fails the test, and FILE gets one line per case ("PASS name", "FAIL name"
+// or "KNOWN name" for a listed known difference that still differs), a
+// comment line per corpus file and a final summary line with the pass
+// percentage:
+//
+//	go test ./sandbox/difftest -run Diff -args -report=/tmp/report.txt
+//	WASMSAND_DIFF_REPORT=/tmp/report.txt go test ./sandbox/difftest -run Diff
+//
+// A relative FILE is relative to this package's directory (go test runs
+// there). Add -v to see each mismatch's diff in the test log.
 package difftest
 
 import (
@@ -16,11 +34,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -32,8 +52,15 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
+var (
+	reportFlag = flag.String("report", "", "report mode: write PASS/FAIL/KNOWN per case and a summary to this file, and fail on no mismatch (also $WASMSAND_DIFF_REPORT)")
+	onlyFlag   = flag.String("only", "", "run only the cases whose name (or corpus file name) matches this regular expression")
+	bashOnly   = flag.Bool("bash-only", false, "only check the corpus against bash (deterministic, runnable); skip the sandbox")
+)
+
 const (
-	corpusFile = "testdata/corpus.txt"
+	corpusFile = "testdata/corpus.txt" // the first corpus file
+	corpusDir  = "testdata/corpus"     // then every *.txt here, by name
 	knownFile  = "testdata/known-differences.txt"
 	filesDir   = "testdata/files"
 	sandboxCwd = "/home/user"
@@ -43,13 +70,16 @@ const (
 	// are compiled into the cache before the cases run in parallel.
 	warmUp = "echo x | cat | wc -l | head -n 1 | grep x | sort; ls > /dev/null; " +
 		"mkdir -p w; touch w/f; cp w/f w/g; mv w/g w/h; rm -r w; seq 1 > /dev/null; " +
-		"yes | head -n 1 > /dev/null; sleep 0; true; false\n"
+		"yes | head -n 1 > /dev/null; sleep 0; true; false; " +
+		"echo a | sed s/a/b/ | awk '{print}' | tr a b | od -c > /dev/null; " +
+		"find . -name x | xargs echo > /dev/null; env true; basename a/b > /dev/null\n"
 )
 
 // testCase is one block of the corpus.
 type testCase struct {
 	name    string
-	line    int // line of the "### name" header
+	file    string // the corpus file that holds it
+	line    int    // line of the "### name" header
 	script  string
 	stderr  bool // compare stderr too
 	sortOut bool // compare stdout with its lines sorted
@@ -99,7 +129,7 @@ func loadCorpus(path string) ([]testCase, error) {
 				return nil, fmt.Errorf("%s:%d: case %q already defined at line %d", path, n, name, prev)
 			}
 			seen[name] = n
-			cases = append(cases, testCase{name: name, line: n})
+			cases = append(cases, testCase{name: name, file: path, line: n})
 			inDirectives = true
 			continue
 		}
@@ -131,6 +161,39 @@ func loadCorpus(path string) ([]testCase, error) {
 	}
 	return cases, nil
 }
+
+// corpusPaths lists the corpus files: corpus.txt, then corpus/*.txt.
+func corpusPaths() ([]string, error) {
+	more, err := filepath.Glob(filepath.Join(corpusDir, "*.txt"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(more)
+	return append([]string{corpusFile}, more...), nil
+}
+
+// loadAll loads every corpus file; case names must be unique across them.
+func loadAll(paths []string) ([]testCase, error) {
+	var all []testCase
+	where := map[string]testCase{}
+	for _, p := range paths {
+		cases, err := loadCorpus(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cases {
+			if prev, dup := where[c.name]; dup {
+				return nil, fmt.Errorf("%s: case %q already defined at %s", c.pos(), c.name, prev.pos())
+			}
+			where[c.name] = c
+		}
+		all = append(all, cases...)
+	}
+	return all, nil
+}
+
+// pos is where the case starts, as file:line.
+func (c testCase) pos() string { return fmt.Sprintf("%s:%d", c.file, c.line) }
 
 // loadKnown reads "name: reason" lines; every name must be a corpus case.
 func loadKnown(path string, cases []testCase) (map[string]string, error) {
@@ -197,6 +260,7 @@ func (b *bashRunner) run(c testCase) (outcome, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), caseLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.bash, "-c", c.script)
+	cmd.Args[0] = "bash" // $0, which prefixes bash's messages, as in the sandbox
 	cmd.Dir = dir
 	cmd.Env = []string{
 		"HOME=" + dir, "PWD=" + dir, "USER=user", "SHELL=/bin/bash",
@@ -383,11 +447,11 @@ func verifyBash(t *testing.T, cases []testCase) map[string]outcome {
 				mu.Lock()
 				switch {
 				case err != nil:
-					t.Errorf("corpus case %s (%s:%d) fails in bash: %v", c.name, corpusFile, c.line, err)
+					t.Errorf("corpus case %s (%s) fails in bash: %v", c.name, c.pos(), err)
 				case compareAs(c, first, second, "run 1", "run 2") != "":
-					t.Errorf("corpus case %s (%s:%d) is not deterministic in bash:\n%s", c.name, corpusFile, c.line, compareAs(c, first, second, "run 1", "run 2"))
-				case strings.Contains(first.stderr, "command not found"):
-					t.Errorf("corpus case %s (%s:%d) uses a command the host lacks:\n%s", c.name, corpusFile, c.line, indent(first.stderr))
+					t.Errorf("corpus case %s (%s) is not deterministic in bash:\n%s", c.name, c.pos(), compareAs(c, first, second, "run 1", "run 2"))
+				case missingCommand(first.stderr) != "":
+					t.Errorf("corpus case %s (%s) uses a command the host lacks (%s):\n%s", c.name, c.pos(), missingCommand(first.stderr), indent(first.stderr))
 				default:
 					results[c.name] = first
 				}
@@ -403,8 +467,98 @@ func verifyBash(t *testing.T, cases []testCase) map[string]outcome {
 	return results
 }
 
+// missingCommand returns the first command bash's stderr says it could not
+// find, unless its name starts with "nosuch": cases that mean to run a
+// missing command call it nosuch-something.
+func missingCommand(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		head, ok := strings.CutSuffix(line, ": command not found")
+		if !ok {
+			continue
+		}
+		name := head[strings.LastIndex(head, ": ")+2:]
+		if !strings.HasPrefix(name, "nosuch") {
+			return name
+		}
+	}
+	return ""
+}
+
+// reportPath is the report mode's output file, or "" in the default mode.
+func reportPath() string {
+	if *reportFlag != "" {
+		return *reportFlag
+	}
+	return os.Getenv("WASMSAND_DIFF_REPORT")
+}
+
+// verdict is one case's result in the sandbox.
+type verdict int
+
+const (
+	pass   verdict = iota // same as bash
+	fail                  // differs, not listed
+	knownV                // differs, listed in known-differences.txt
+	notRun                // the bash side failed
+)
+
+var verdictWord = [...]string{pass: "PASS", fail: "FAIL", knownV: "KNOWN", notRun: "SKIP"}
+
+// writeReport writes the report mode's file: a line per case in corpus
+// order, a comment line per corpus file, and the summary line.
+func writeReport(path string, cases []testCase, verdicts map[string]verdict) (string, error) {
+	var b strings.Builder
+	type tally struct{ n, pass, known, fail int }
+	perFile := map[string]*tally{}
+	var files []string
+	var total tally
+	for _, c := range cases {
+		v, ok := verdicts[c.name]
+		if !ok || v == notRun {
+			continue
+		}
+		fmt.Fprintf(&b, "%s %s\n", verdictWord[v], c.name)
+		f := perFile[c.file]
+		if f == nil {
+			f = &tally{}
+			perFile[c.file] = f
+			files = append(files, c.file)
+		}
+		for _, t := range []*tally{f, &total} {
+			t.n++
+			switch v {
+			case pass:
+				t.pass++
+			case knownV:
+				t.known++
+			case fail:
+				t.fail++
+			}
+		}
+	}
+	pct := func(t *tally) float64 {
+		if t.n == 0 {
+			return 0
+		}
+		return 100 * float64(t.pass) / float64(t.n)
+	}
+	for _, name := range files {
+		f := perFile[name]
+		fmt.Fprintf(&b, "# %s: %d of %d pass (%.1f%%), %d known, %d fail\n",
+			strings.TrimPrefix(filepath.ToSlash(name), "testdata/"), f.pass, f.n, pct(f), f.known, f.fail)
+	}
+	summary := fmt.Sprintf("difftest report: %d of %d cases pass (%.1f%%), %d known differences, %d fail",
+		total.pass, total.n, pct(&total), total.known, total.fail)
+	fmt.Fprintln(&b, summary)
+	return summary, os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
 func TestDiff(t *testing.T) {
-	cases, err := loadCorpus(corpusFile)
+	paths, err := corpusPaths()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := loadAll(paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,14 +566,31 @@ func TestDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) < 170 {
-		t.Errorf("corpus has %d cases, want at least 170", len(cases))
+	if len(cases) < 2000 {
+		t.Errorf("corpus has %d cases, want at least 2000", len(cases))
 	}
+	if *onlyFlag != "" {
+		re, err := regexp.Compile(*onlyFlag)
+		if err != nil {
+			t.Fatalf("-only: %v", err)
+		}
+		cases = slices.DeleteFunc(cases, func(c testCase) bool {
+			return !re.MatchString(c.name) && !re.MatchString(filepath.Base(c.file))
+		})
+		if len(cases) == 0 {
+			t.Fatalf("-only=%q matches no case", *onlyFlag)
+		}
+	}
+	report := reportPath()
 
 	// 1. The corpus against bash alone.
 	want := verifyBash(t, cases)
 	if t.Failed() {
 		t.Fatal("fix the corpus before comparing with the sandbox")
+	}
+	if *bashOnly {
+		t.Logf("difftest: %d cases run the same twice in bash", len(want))
+		return
 	}
 
 	// 2. The sandbox against bash.
@@ -432,6 +603,7 @@ func TestDiff(t *testing.T) {
 	var mu sync.Mutex
 	var ran, same, knownDiff, unexpected int
 	var failed []string
+	verdicts := make(map[string]verdict, len(cases))
 	t.Run("sandbox", func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -448,18 +620,26 @@ func TestDiff(t *testing.T) {
 				defer mu.Unlock()
 				ran++
 				switch {
-				case diff == "" && isKnown:
-					same++
-					t.Errorf("%s:%d: case matches bash now: remove it from %s", corpusFile, c.line, knownFile)
 				case diff == "":
 					same++
+					verdicts[c.name] = pass
+					if isKnown && report == "" {
+						t.Errorf("%s: case matches bash now: remove it from %s", c.pos(), knownFile)
+					}
 				case isKnown:
 					knownDiff++
+					verdicts[c.name] = knownV
 					t.Logf("known difference (%s):\n%s", reason, diff)
 				default:
 					unexpected++
+					verdicts[c.name] = fail
 					failed = append(failed, c.name)
-					t.Errorf("%s:%d: differs from bash\nscript:\n%s%s", corpusFile, c.line, indent(c.script), diff)
+					msg := fmt.Sprintf("%s: differs from bash\nscript:\n%s%s", c.pos(), indent(c.script), diff)
+					if report == "" {
+						t.Error(msg)
+					} else {
+						t.Log(msg)
+					}
 				}
 			})
 		}
@@ -467,10 +647,22 @@ func TestDiff(t *testing.T) {
 	summary := fmt.Sprintf("difftest: %d cases, %d same, %d known differences", ran, same, knownDiff)
 	if unexpected > 0 {
 		slices.Sort(failed)
-		summary += fmt.Sprintf(", %d unexpected differences: %s", unexpected, strings.Join(failed, " "))
+		if report == "" || len(failed) <= 50 {
+			summary += fmt.Sprintf(", %d unexpected differences: %s", unexpected, strings.Join(failed, " "))
+		} else {
+			summary += fmt.Sprintf(", %d unexpected differences", unexpected)
+		}
 	}
 	t.Log(summary)
 	fmt.Println(summary)
+	if report != "" {
+		line, err := writeReport(report, cases, verdicts)
+		if err != nil {
+			t.Fatalf("writing the report: %v", err)
+		}
+		t.Logf("%s (written to %s)", line, report)
+		fmt.Println(line)
+	}
 }
 
 func TestCorpusFormat(t *testing.T) {
@@ -499,9 +691,54 @@ func TestCorpusFormat(t *testing.T) {
 			}
 			continue
 		}
+		for i := range tc.want {
+			tc.want[i].file = p
+		}
 		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("%s: got %+v, %v; want %+v", tc.name, got, err, tc.want)
 		}
+	}
+
+	// Names are unique across files too.
+	a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("### x\necho\n"), 0o644)
+	os.WriteFile(b, []byte("### y\necho\n### x\necho\n"), 0o644)
+	if _, err := loadAll([]string{a, b}); err == nil || !strings.Contains(err.Error(), "a.txt:1") {
+		t.Errorf("duplicate across files: got %v", err)
+	}
+}
+
+func TestMissingCommand(t *testing.T) {
+	for stderr, want := range map[string]string{
+		"": "",
+		"bash: line 1: nosuchcmd: command not found\n":         "",
+		"bash: line 2: gawk: command not found\n":              "gawk",
+		"x\nbash: line 3: f: line 1: zip: command not found\n": "zip",
+	} {
+		if got := missingCommand(stderr); got != want {
+			t.Errorf("missingCommand(%q) = %q, want %q", stderr, got, want)
+		}
+	}
+}
+
+func TestWriteReport(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "report.txt")
+	cases := []testCase{{name: "a", file: "testdata/corpus.txt"}, {name: "b", file: "testdata/corpus/x.txt"},
+		{name: "c", file: "testdata/corpus/x.txt"}, {name: "d", file: "testdata/corpus/x.txt"}}
+	summary, err := writeReport(p, cases, map[string]verdict{"a": pass, "b": fail, "c": knownV, "d": pass})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	want := "PASS a\nFAIL b\nKNOWN c\nPASS d\n" +
+		"# corpus.txt: 1 of 1 pass (100.0%), 0 known, 0 fail\n" +
+		"# corpus/x.txt: 1 of 3 pass (33.3%), 1 known, 1 fail\n" +
+		"difftest report: 2 of 4 cases pass (50.0%), 1 known differences, 1 fail\n"
+	if string(data) != want {
+		t.Errorf("report:\n%s\nwant:\n%s", data, want)
+	}
+	if !strings.HasPrefix(want[strings.Index(want, "difftest report"):], summary) {
+		t.Errorf("summary %q", summary)
 	}
 }
 

@@ -148,3 +148,19 @@ func (p *pipe) write(ctx context.Context, b []byte, nonblock bool) (int, error) 
 		}
 	}
 }
+
+// Pipe makes an anonymous pipe: a FIFO inode with no name, open once for
+// reading and once for writing. It lives as long as either end is open.
+// Reads wait for data and see EOF once the write end is closed; writes
+// fail with EPIPE once the read end is closed. The shell's pipelines and
+// process substitutions use it, so guests see their standard streams as
+// FIFOs, as they would under a real kernel.
+func (f *FS) Pipe() (r, w *File) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := f.newInode(TypeFIFO, 0o600, f.nowNano())
+	n.nlink = 0
+	r = f.newFile(n, ORead)
+	w = f.newFile(n, OWrite)
+	return r, w
+}

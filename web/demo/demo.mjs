@@ -114,6 +114,7 @@ const editor = new LineEditor({
     }
   },
   onClear: () => term.clear(),
+  complete: (line) => sandbox?.complete(line) ?? [],
 });
 term.onData((data) => editor.feed(data));
 

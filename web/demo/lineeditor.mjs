@@ -15,6 +15,7 @@ const keys = new Map([
   [`${ESC}[H`, 'home'], [`${ESC}OH`, 'home'], [`${ESC}[1~`, 'home'], ['\x01', 'home'],
   [`${ESC}[F`, 'end'], [`${ESC}OF`, 'end'], [`${ESC}[4~`, 'end'], ['\x05', 'end'],
   [`${ESC}[3~`, 'delete'], ['\x04', 'delete'],
+  ['\t', 'complete'],
   ['\x03', 'interrupt'], ['\x15', 'kill'], ['\x0b', 'killEnd'], ['\x0c', 'clear'], ['\x17', 'killWord'],
 ]);
 
@@ -32,8 +33,9 @@ export class LineEditor {
   #histPos = 0; // history.length means the line being typed
   #draft = '';
 
-  constructor({ write, prompt, onLine, onInterrupt, onClear }) {
+  constructor({ write, prompt, onLine, onInterrupt, onClear, complete }) {
     this.write = write;
+    this.complete = complete;
     this.prompt = prompt;
     this.onLine = onLine;
     this.onInterrupt = onInterrupt;
@@ -128,9 +130,33 @@ export class LineEditor {
       case 'clear':
         this.onClear?.();
         break;
+      case 'complete':
+        this.#complete();
+        return;
       default:
         return;
     }
+    this.#redraw();
+  }
+
+  // #complete completes the word before the cursor: the one candidate,
+  // or their common prefix and a listing of them all.
+  #complete() {
+    const head = this.line.slice(0, this.cursor);
+    const cands = this.complete?.(head) ?? [];
+    if (cands.length === 0) return;
+    const word = /\S*$/.exec(head)[0];
+    let common = cands[0];
+    for (const c of cands) {
+      while (!c.startsWith(common)) common = common.slice(0, -1);
+    }
+    let insert = common.slice(word.length);
+    if (cands.length === 1 && !common.endsWith('/')) insert += ' ';
+    if (cands.length > 1 && insert === '') {
+      this.write('\r\n' + cands.join('  ') + '\r\n' + this.prompt());
+    }
+    this.line = head + insert + this.line.slice(this.cursor);
+    this.cursor += insert.length;
     this.#redraw();
   }
 

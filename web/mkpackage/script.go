@@ -21,6 +21,10 @@ definePlatform(browser);
 globalThis.wasmsand = Object.freeze({
   Sandbox,
   SandboxError,
+  ValidationError,
+  TimeoutError,
+  RuntimeError,
+  getApiMetadata,
   WasmSandbox,
   WasmSandboxInstance,
   createWasmSandbox,

@@ -5,11 +5,11 @@
 //	import { Sandbox } from './wasmsand/browser.mjs';
 //	const sb = await Sandbox.create({ onProgress: ({ loaded, total }) => ... });
 //	const r = await sb.run('seq 3 | wc -l');
-import { Sandbox, SandboxError, definePlatform } from './sandbox.mjs';
+import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
 import { browserPlatform } from './platform-browser.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 
-export { Sandbox, SandboxError, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
+export { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
 
 const platform = browserPlatform(new URL('./', import.meta.url));
 definePlatform(platform);

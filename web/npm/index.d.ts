@@ -18,6 +18,60 @@ export class SandboxError extends Error {
   readonly result?: RunResult;
 }
 
+/** runCode's typed errors. */
+export class ValidationError extends SandboxError {
+  name: 'ValidationError';
+  readonly code: 'VALIDATION_ERROR';
+}
+export class TimeoutError extends SandboxError {
+  name: 'TimeoutError';
+  readonly code: 'TIMEOUT';
+}
+export class RuntimeError extends SandboxError {
+  name: 'RuntimeError';
+  readonly code: 'RUNTIME_ERROR';
+  /** The JavaScript stack of the code's exception. */
+  readonly jsStack?: string;
+}
+
+/** A host function the code calls as `await api.NAME(args)`; args and result cross as JSON. */
+export type Bridge = ((args: any) => unknown | Promise<unknown>)
+  | { fn: (args: any) => unknown | Promise<unknown>; description?: string; params?: unknown };
+
+export interface RunCodeRequest {
+  /** 'javascript' (default). python and bash are not runCode languages yet. */
+  language?: 'javascript' | 'js';
+  /** At most 12,000 characters; runs as an async function body whose last expression (or return) is the result. */
+  code: string;
+  /** Clamped to 250–5,000 ms (default 3,000), with a warning when clamped. */
+  timeoutMs?: number;
+  /** JSON data: the global `context`, and each identifier key as a global. */
+  context?: unknown;
+  bridges?: Record<string, Bridge>;
+}
+
+export interface RunCodeResult {
+  ok: boolean;
+  /** Console output, at most 100 lines per stream. */
+  stdout: string;
+  stderr: string;
+  /** The code's value, JSON-safe (cycles marked, depth ≤ 10, BigInt as string, Map/Set/Date/Error converted, long values cut). */
+  result: unknown;
+  warnings: string[];
+  durationMs: number;
+  error?: TimeoutError | RuntimeError;
+}
+
+export interface BridgeMetadata {
+  name: string;
+  description: string;
+  params?: unknown;
+  call: string;
+}
+
+/** Lists bridges, sorted by name, for an LLM prompt. */
+export function getApiMetadata(bridges: Record<string, Bridge>): BridgeMetadata[];
+
 /** Bytes downloaded so far for one Sandbox.create, of the total known. */
 export interface LoadProgress {
   loaded: number;
@@ -126,6 +180,10 @@ export class Sandbox {
   info(): RuntimeInfo;
   /** Runs a bash command line. */
   run(command: string, options?: RunOptions): Promise<RunResult>;
+  /** Runs JavaScript in a fresh guest over this sandbox's files; rejects with ValidationError for a bad request. */
+  runCode(request: RunCodeRequest): Promise<RunCodeResult>;
+  /** getApiMetadata(bridges), as the module function. */
+  getApiMetadata(bridges: Record<string, Bridge>): BridgeMetadata[];
   readFile(path: string): Uint8Array;
   readTextFile(path: string): string;
   writeFile(path: string, data: string | Uint8Array | ArrayBuffer, options?: { mode?: number }): void;
@@ -135,6 +193,11 @@ export class Sandbox {
   rm(path: string, options?: { recursive?: boolean }): void;
   setEnv(name: string, value: string | number): void;
   getEnv(name: string): string;
+  /**
+   * Tab completions of the line's last word: command names for the first
+   * word, file names after it. Empty while a command runs.
+   */
+  complete(line: string): string[];
   /** Stops running commands and frees the sandbox; idempotent. */
   destroy(): void;
 }

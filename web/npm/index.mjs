@@ -2,10 +2,10 @@
 // read from this package's folder. Tool modules are read the first time one
 // of their commands runs, once per process.
 import { readFile, readdir } from 'node:fs/promises';
-import { Sandbox, SandboxError, definePlatform } from './sandbox.mjs';
+import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 
-export { Sandbox, SandboxError, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
+export { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
 
 let base = new URL('./', import.meta.url);
 

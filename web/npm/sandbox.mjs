@@ -12,6 +12,49 @@ export class SandboxError extends Error {
   }
 }
 
+/** runCode's typed errors; each has a stable `code`. */
+export class ValidationError extends SandboxError {
+  constructor(message) { super('VALIDATION_ERROR', message); this.name = 'ValidationError'; }
+}
+export class TimeoutError extends SandboxError {
+  constructor(message) { super('TIMEOUT', message); this.name = 'TimeoutError'; }
+}
+export class RuntimeError extends SandboxError {
+  constructor(message, stack) {
+    super('RUNTIME_ERROR', message);
+    this.name = 'RuntimeError';
+    if (stack) this.jsStack = stack;
+  }
+}
+
+// bridgeSpecs normalizes runCode's bridges: {name: fn} or {name: {fn, description}}.
+function bridgeSpecs(bridges) {
+  if (bridges === undefined || bridges === null) return [];
+  if (typeof bridges !== 'object') throw new ValidationError('runCode: bridges must be an object of name → async function');
+  return Object.keys(bridges).map((name) => {
+    const b = bridges[name];
+    const fn = typeof b === 'function' ? b : b && (b.fn || b.handler || b.call);
+    if (typeof fn !== 'function') throw new ValidationError(`runCode: bridge ${JSON.stringify(name)} is not a function (nor {fn, description})`);
+    const description = typeof b === 'object' && typeof b.description === 'string' ? b.description : '';
+    const params = typeof b === 'object' && b.params !== undefined ? b.params : undefined;
+    return { name, fn, description, params };
+  });
+}
+
+/**
+ * getApiMetadata(bridges) lists runCode bridges, sorted by name, as
+ * [{name, description, params?, call}], for an LLM prompt.
+ */
+export function getApiMetadata(bridges) {
+  return bridgeSpecs(bridges)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ name, description, params }) => {
+      const m = { name, description, call: `await api.${name}(args)` };
+      if (params !== undefined) m.params = params;
+      return m;
+    });
+}
+
 let platform = null;
 let corePromise = null;
 
@@ -229,6 +272,55 @@ export class Sandbox {
     return this.#api.run(this.#id, cmd, options);
   }
 
+  /**
+   * runCode({language, code, timeoutMs, context, bridges}) runs JavaScript in
+   * a fresh guest over this sandbox's files and resolves to {ok, stdout,
+   * stderr, result, warnings, durationMs, error?}; error is a TimeoutError
+   * or a RuntimeError. A bad request rejects with a ValidationError.
+   */
+  async runCode(request) {
+    if (request === null || typeof request !== 'object') throw new ValidationError('runCode: the request must be an object');
+    const { language, code, timeoutMs, context, bridges } = request;
+    if (code !== undefined && typeof code !== 'string') throw new ValidationError('runCode: code must be a string');
+    if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs))) throw new ValidationError('runCode: timeoutMs must be a number');
+    let contextJSON;
+    if (context !== undefined) {
+      try { contextJSON = JSON.stringify(context); } catch (err) { throw new ValidationError(`runCode: context is not JSON: ${err.message}`); }
+    }
+    const specs = {};
+    for (const b of bridgeSpecs(bridges)) {
+      specs[b.name] = {
+        description: b.description,
+        call: async (argsJSON) => {
+          const v = await b.fn(JSON.parse(argsJSON));
+          return v === undefined ? undefined : JSON.stringify(v);
+        },
+      };
+    }
+    let r;
+    try {
+      r = await this.#api.runCode(this.#id, { language, code: code ?? '', timeoutMs, contextJSON, bridges: specs });
+    } catch (err) {
+      if (err instanceof SandboxError && err.code === 'VALIDATION_ERROR') throw new ValidationError(err.message);
+      throw err;
+    }
+    const out = {
+      ok: r.ok,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      result: r.resultJSON === '' ? null : JSON.parse(r.resultJSON),
+      warnings: r.warnings,
+      durationMs: r.durationMs,
+    };
+    if (r.error) {
+      out.error = r.error.code === 'TIMEOUT' ? new TimeoutError(r.error.message) : new RuntimeError(r.error.message, r.error.stack);
+    }
+    return out;
+  }
+
+  /** getApiMetadata(bridges) is the module's getApiMetadata. */
+  getApiMetadata(bridges) { return getApiMetadata(bridges); }
+
   readFile(path) { return check(this.#api.readFile(this.#id, path)); }
   readTextFile(path) { return check(this.#api.readTextFile(this.#id, path)); }
   writeFile(path, data, options = {}) { check(this.#api.writeFile(this.#id, path, data, options)); }
@@ -238,6 +330,8 @@ export class Sandbox {
   rm(path, options = {}) { check(this.#api.rm(this.#id, path, options)); }
   setEnv(name, value) { check(this.#api.setEnv(this.#id, name, value)); }
   getEnv(name) { return check(this.#api.getEnv(this.#id, name)); }
+  /** complete(line) lists Tab completions of the line's last word. */
+  complete(line) { return check(this.#api.complete(this.#id, line)); }
 
   /** destroy() stops running commands and frees the sandbox; it is idempotent. */
   destroy() {

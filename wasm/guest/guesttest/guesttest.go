@@ -93,7 +93,8 @@ func sourceHash(src string) (string, error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+		// Embedded sources (the js module's prelude) count as well.
+		if !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".js") && !strings.Contains(p, "testdata")) {
 			files = append(files, p)
 		}
 		return nil

@@ -1,0 +1,1129 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/wasmsand/wasmsand/sandbox/bashprintf"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+)
+
+// builtinFunc runs a builtin with its arguments (args[0] is its name)
+// and returns its exit status.
+type builtinFunc func(r *Interp, args []string) int
+
+var builtins map[string]builtinFunc
+
+func init() {
+	builtins = map[string]builtinFunc{
+		":": func(*Interp, []string) int { return 0 }, "true": func(*Interp, []string) int { return 0 },
+		"false": func(*Interp, []string) int { return 1 },
+		"echo":  builtinEcho, "printf": builtinPrintf, "cd": builtinCd, "pwd": builtinPwd,
+		"pushd": builtinPushd, "popd": builtinPopd, "dirs": builtinDirs,
+		"export": builtinDeclare, "readonly": builtinDeclare, "declare": builtinDeclare,
+		"typeset": builtinDeclare, "local": builtinDeclare, "unset": builtinUnset,
+		"set": builtinSet, "shopt": builtinShopt, "shift": builtinShift, "exit": builtinExit,
+		"return": builtinReturn, "break": builtinBreak, "continue": builtinBreak,
+		"eval": builtinEval, "source": builtinSource, ".": builtinSource, "exec": builtinExec,
+		"command": builtinCommand, "type": builtinType, "hash": builtinHash, "alias": builtinAlias,
+		"unalias": builtinUnalias, "trap": builtinTrap, "kill": builtinKill, "wait": builtinWait,
+		"jobs": builtinJobs, "disown": builtinDisown, "let": builtinLet, "test": builtinTest,
+		"[": builtinTest, "getopts": builtinGetopts, "umask": builtinUmask, "times": builtinTimes,
+		"caller": builtinCaller, "compgen": builtinCompgen, "complete": builtinComplete,
+		"compopt": builtinComplete, "enable": builtinEnable, "help": builtinHelp,
+		"builtin": builtinBuiltin, "read": builtinRead, "mapfile": builtinMapfile,
+		"readarray": builtinMapfile, "ulimit": builtinUlimit, "fg": builtinFgBg, "bg": builtinFgBg,
+		"suspend": builtinFgBg, "logout": builtinExit,
+	}
+}
+
+// isPosixSpecialBuiltin reports POSIX's special builtins.
+func isPosixSpecialBuiltin(name string) bool {
+	switch name {
+	case "break", ":", ".", "continue", "eval", "exec", "exit", "export", "readonly", "return",
+		"set", "shift", "times", "trap", "unset", "source":
+		return true
+	}
+	return false
+}
+
+// IsBuiltin reports whether name is a builtin of the shell.
+func IsBuiltin(name string) bool { _, ok := builtins[name]; return ok }
+
+func (r *Interp) builtinEnabled(name string) bool { return !r.disabled[name] }
+
+// out and errOut are a builtin's stdout and stderr.
+func (r *Interp) out() io.Writer { return fdWriter{r, 1} }
+
+// writeOut writes s to stdout, reporting a write error as bash does.
+func (r *Interp) writeOut(name, s string) int {
+	if s == "" {
+		return 0
+	}
+	d := r.fds.get(1)
+	if d == nil {
+		r.errorf("%s: write error: Bad file descriptor", name)
+		return 1
+	}
+	if _, err := d.write(r.ctx, []byte(s)); err != nil {
+		if errors.Is(err, vfs.EPIPE) || errors.Is(err, io.ErrClosedPipe) {
+			r.brokenPipe = true
+			r.exiting = true
+			r.status = 141
+			return 141
+		}
+		if ctxDone(r.ctx) {
+			panic(&exitError{status: 124, fatal: true})
+		}
+		r.errorf("%s: write error: %s", name, errnoText(err))
+		return 1
+	}
+	return 0
+}
+
+// builtinErr prints "NAME: MSG" after the shell's prefix.
+func (r *Interp) builtinErr(name, format string, args ...any) {
+	r.errorf("%s: %s", name, fmt.Sprintf(format, args...))
+}
+
+func builtinEcho(r *Interp, args []string) int {
+	args = args[1:]
+	newline, escapes := true, r.opts.xpgEcho
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		args = args[1:]
+	}
+	s := strings.Join(args, " ")
+	if escapes {
+		out, _, _ := bashprintf.Format("%b", []string{s})
+		if strings.Contains(s, `\c`) {
+			return r.writeOut("echo", out)
+		}
+		s = out
+	}
+	if newline {
+		s += "\n"
+	}
+	return r.writeOut("echo", s)
+}
+
+func builtinPrintf(r *Interp, args []string) int {
+	loc := time.UTC
+	if tz, ok := r.getScalar("TZ"); ok && tz != "" {
+		if l, err := time.LoadLocation(tz); err == nil {
+			loc = l
+		}
+	}
+	lang, _ := r.getScalar("LC_ALL")
+	if lang == "" {
+		lang, _ = r.getScalar("LANG")
+	}
+	opts := bashprintf.Options{
+		Now: r.now, Start: r.started, Location: loc,
+		UTF8:      strings.Contains(strings.ToLower(lang), "utf"),
+		MaxOutput: r.sh.cfg.Limits.MaxStringBytes,
+	}
+	out, errs, status, varName := opts.Command(args[1:])
+	for _, e := range errs {
+		if strings.HasPrefix(e, "printf: usage:") {
+			r.writeErr(e + "\n")
+		} else {
+			r.errorf("%s", e)
+		}
+	}
+	if varName != "" {
+		if !r.assignChecked(varName, out) {
+			return 1
+		}
+		return status
+	}
+	if st := r.writeOut("printf", out); st != 0 {
+		return st
+	}
+	return status
+}
+
+// --- directories -----------------------------------------------------
+
+func builtinCd(r *Interp, args []string) int {
+	physical := false
+	args = args[1:]
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'P':
+				physical = true
+			case 'L':
+				physical = false
+			case 'e', '@':
+			default:
+				r.builtinErr("cd", "-%c: invalid option", c)
+				r.writeErr("cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	if len(args) > 1 {
+		r.builtinErr("cd", "too many arguments")
+		return 1
+	}
+	var dir string
+	printDir := false
+	if len(args) == 0 {
+		h, ok := r.getScalar("HOME")
+		if !ok {
+			r.builtinErr("cd", "HOME not set")
+			return 1
+		}
+		dir = h
+		if dir == "" {
+			return 0
+		}
+	} else {
+		dir = args[0]
+		if dir == "-" {
+			old, ok := r.getScalar("OLDPWD")
+			if !ok || old == "" {
+				r.builtinErr("cd", "OLDPWD not set")
+				return 1
+			}
+			dir = old
+			printDir = true
+		}
+	}
+	target := ""
+	if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../") && dir != "." && dir != ".." {
+		if cdpath, ok := r.getScalar("CDPATH"); ok && cdpath != "" {
+			for _, p := range strings.Split(cdpath, ":") {
+				if p == "" {
+					p = "."
+				}
+				cand := r.absPath(path.Join(p, dir))
+				if st, err := r.fs().Stat(vfs.RootIno, cand, true); err == nil && st.Type == vfs.TypeDir {
+					target = cand
+					if p != "." {
+						printDir = true
+					}
+					break
+				}
+			}
+		}
+	}
+	if target == "" {
+		target = r.absPath(dir)
+	}
+	st, err := r.fs().Stat(vfs.RootIno, target, true)
+	if err != nil {
+		r.builtinErr("cd", "%s: %s", dir, errnoText(err))
+		return 1
+	}
+	if st.Type != vfs.TypeDir {
+		r.builtinErr("cd", "%s: Not a directory", dir)
+		return 1
+	}
+	if physical {
+		target = r.realPath(target)
+	}
+	r.setDir(target)
+	if printDir {
+		r.writeOut("cd", target+"\n")
+	}
+	return 0
+}
+
+// realPath resolves every symlink in an absolute path.
+func (r *Interp) realPath(p string) string {
+	parts := strings.Split(strings.Trim(p, "/"), "/")
+	cur := "/"
+	for i := 0; i < len(parts); i++ {
+		part := parts[i]
+		if part == "" || part == "." {
+			continue
+		}
+		if part == ".." {
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, part)
+		target, err := r.fs().Readlink(vfs.RootIno, next)
+		if err == nil {
+			if !path.IsAbs(target) {
+				target = path.Join(cur, target)
+			}
+			rest := append(strings.Split(strings.Trim(target, "/"), "/"), parts[i+1:]...)
+			parts, i, cur = rest, -1, "/"
+			continue
+		}
+		cur = next
+	}
+	return cur
+}
+
+func builtinPwd(r *Interp, args []string) int {
+	physical := false
+	for _, a := range args[1:] {
+		switch a {
+		case "-P":
+			physical = true
+		case "-L":
+			physical = false
+		default:
+			if strings.HasPrefix(a, "-") {
+				r.builtinErr("pwd", "%s: invalid option", a)
+				r.writeErr("pwd: usage: pwd [-LP]\n")
+				return 2
+			}
+		}
+	}
+	d := r.dir
+	if physical {
+		d = r.realPath(d)
+	}
+	return r.writeOut("pwd", d+"\n")
+}
+
+func (r *Interp) dirsLine() string {
+	home, _ := r.getScalar("HOME")
+	tilde := func(d string) string {
+		if home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
+			return "~" + d[len(home):]
+		}
+		return d
+	}
+	list := []string{tilde(r.dir)}
+	for i := len(r.dirStack) - 1; i >= 0; i-- {
+		list = append(list, tilde(r.dirStack[i]))
+	}
+	return strings.Join(list, " ") + "\n"
+}
+
+func builtinPushd(r *Interp, args []string) int {
+	if len(args) < 2 {
+		if len(r.dirStack) == 0 {
+			r.builtinErr("pushd", "no other directory")
+			return 1
+		}
+		top := r.dirStack[len(r.dirStack)-1]
+		r.dirStack[len(r.dirStack)-1] = r.dir
+		if st := builtinCd(r, []string{"cd", top}); st != 0 {
+			return st
+		}
+		return r.writeOut("pushd", r.dirsLine())
+	}
+	old := r.dir
+	if st := builtinCd(r, []string{"cd", args[1]}); st != 0 {
+		return st
+	}
+	r.dirStack = append(r.dirStack, old)
+	return r.writeOut("pushd", r.dirsLine())
+}
+
+func builtinPopd(r *Interp, args []string) int {
+	if len(r.dirStack) == 0 {
+		r.builtinErr("popd", "directory stack empty")
+		return 1
+	}
+	top := r.dirStack[len(r.dirStack)-1]
+	if st := builtinCd(r, []string{"cd", top}); st != 0 {
+		return st
+	}
+	r.dirStack = r.dirStack[:len(r.dirStack)-1]
+	return r.writeOut("popd", r.dirsLine())
+}
+
+func builtinDirs(r *Interp, args []string) int {
+	for _, a := range args[1:] {
+		switch a {
+		case "-c":
+			r.dirStack = nil
+			return 0
+		case "-p", "-v", "-l":
+			list := append([]string{r.dir}, reversed(r.dirStack)...)
+			var sb strings.Builder
+			for i, d := range list {
+				if a == "-v" {
+					fmt.Fprintf(&sb, "%2d  %s\n", i, d)
+				} else {
+					sb.WriteString(d + "\n")
+				}
+			}
+			return r.writeOut("dirs", sb.String())
+		}
+	}
+	return r.writeOut("dirs", r.dirsLine())
+}
+
+func reversed(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[len(s)-1-i] = v
+	}
+	return out
+}
+
+// --- control ---------------------------------------------------------
+
+func builtinShift(r *Interp, args []string) int {
+	n := 1
+	if len(args) > 1 {
+		v, err := strconv.Atoi(args[1])
+		if err != nil {
+			r.builtinErr("shift", "%s: numeric argument required", args[1])
+			return 1
+		}
+		if v < 0 {
+			r.builtinErr("shift", "%s: shift count out of range", args[1])
+			return 1
+		}
+		n = v
+	}
+	if n > len(r.params) {
+		return 1
+	}
+	r.params = r.params[n:]
+	return 0
+}
+
+func builtinExit(r *Interp, args []string) int {
+	status := r.status
+	if len(args) > 1 {
+		v, err := strconv.ParseInt(args[1], 10, 64)
+		if err != nil {
+			r.builtinErr(args[0], "%s: numeric argument required", args[1])
+			status = 2
+		} else {
+			status = int(uint8(v))
+		}
+		if len(args) > 2 && err == nil {
+			r.builtinErr(args[0], "too many arguments")
+			return 1
+		}
+	}
+	r.exiting = true
+	if !r.isSubshell {
+		r.exited = true
+	}
+	return status
+}
+
+func builtinReturn(r *Interp, args []string) int {
+	if r.funcDepth == 0 && r.sourceDepth == 0 {
+		r.builtinErr("return", "can only `return' from a function or sourced script")
+		return 2
+	}
+	status := r.status
+	if len(args) > 1 {
+		v, err := strconv.ParseInt(args[1], 10, 64)
+		if err != nil {
+			r.builtinErr("return", "%s: numeric argument required", args[1])
+			status = 2
+		} else {
+			status = int(uint8(v))
+		}
+	}
+	r.returning = true
+	return status
+}
+
+func builtinBreak(r *Interp, args []string) int {
+	n := 1
+	if len(args) > 1 {
+		v, err := strconv.Atoi(args[1])
+		if err != nil {
+			r.builtinErr(args[0], "%s: numeric argument required", args[1])
+			return 1
+		}
+		if v < 1 {
+			r.builtinErr(args[0], "%s: loop count out of range", args[1])
+			return 1
+		}
+		n = v
+	}
+	if r.loopDepth == 0 {
+		r.builtinErr(args[0], "only meaningful in a `for', `while', or `until' loop")
+		return 0
+	}
+	n = min(n, r.loopDepth)
+	if args[0] == "break" {
+		r.brk = n
+	} else {
+		r.cont = n
+	}
+	return 0
+}
+
+func builtinEval(r *Interp, args []string) int {
+	src := strings.Join(args[1:], " ")
+	if strings.TrimSpace(src) == "" {
+		return 0
+	}
+	r.evalString(src, r.sourceName())
+	return r.status
+}
+
+func builtinSource(r *Interp, args []string) int {
+	if len(args) < 2 {
+		r.builtinErr(args[0], "filename argument required")
+		r.writeErr(args[0] + ": usage: " + args[0] + " filename [arguments]\n")
+		return 2
+	}
+	name := args[1]
+	p := ""
+	if !strings.Contains(name, "/") && r.opts.sourcepath {
+		if pathVar, ok := r.getScalar("PATH"); ok {
+			for _, d := range strings.Split(pathVar, ":") {
+				cand := r.absPath(path.Join(d, name))
+				if st, err := r.fs().Stat(vfs.RootIno, cand, true); err == nil && st.Type == vfs.TypeRegular {
+					p = cand
+					break
+				}
+			}
+		}
+	}
+	if p == "" {
+		p = r.absPath(name)
+	}
+	b, err := r.fs().ReadFile(p)
+	if err != nil {
+		r.errorf("%s: %s", name, errnoText(err))
+		return 1
+	}
+	if r.depth >= r.sh.cfg.Limits.MaxDepth {
+		r.fail(1, "%s: maximum source nesting level exceeded (%d)", name, r.sh.cfg.Limits.MaxDepth)
+	}
+	savedParams := r.params
+	if len(args) > 2 {
+		r.params = append([]string(nil), args[2:]...)
+	}
+	r.depth++
+	r.sourceDepth++
+	r.frames = append(r.frames, frame{fn: "source", source: name, line: r.lineno})
+	line := r.lineno
+	r.status = 0
+	r.runSourceNested(string(b), name)
+	r.frames = r.frames[:len(r.frames)-1]
+	r.sourceDepth--
+	r.depth--
+	r.lineno = line
+	if r.returning {
+		r.returning = false
+	}
+	if len(args) > 2 {
+		r.params = savedParams
+	}
+	return r.status
+}
+
+// runSourceNested runs a sourced file in the current shell.
+func (r *Interp) runSourceNested(src, name string) {
+	file := &sourceFile{name: name, text: src}
+	saved := r.source
+	r.source = file
+	defer func() { r.source = saved }()
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+		r.stmt(st)
+		return !r.exiting && !r.returning
+	})
+	if err != nil && !r.exiting && !r.returning {
+		var pe syntax.ParseError
+		msg := err.Error()
+		line := r.lineno
+		if asParseError(err, &pe) {
+			msg, line = pe.Text, int(pe.Pos.Line())
+		}
+		r.writeErr(fmt.Sprintf("%s: line %d: syntax error: %s\n", name, line, msg))
+		r.status = 2
+	}
+}
+
+func asParseError(err error, pe *syntax.ParseError) bool {
+	return errors.As(err, pe)
+}
+
+func builtinExec(r *Interp, args []string) int {
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		args = args[1:] // -c -l -a NAME: accepted and ignored
+	}
+	if len(args) == 0 {
+		return 0
+	}
+	r.run(args)
+	r.exiting = true
+	if !r.isSubshell {
+		r.exited = true
+	}
+	return r.status
+}
+
+// execRedirsPersist is called for `exec` with redirections only: they
+// apply to the shell itself.
+func (r *Interp) execRedirsPersist(redirs []*syntax.Redirect) {
+	if !r.redirect(redirs) {
+		r.status = 1
+		return
+	}
+	r.status = 0
+}
+
+func builtinCommand(r *Interp, args []string) int {
+	args = args[1:]
+	mode := ""
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'v', 'V':
+				mode = string(c)
+			case 'p':
+			default:
+				r.builtinErr("command", "-%c: invalid option", c)
+				r.writeErr("command: usage: command [-pVv] command [arg ...]\n")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return 0
+	}
+	if mode != "" {
+		status := 0
+		for _, name := range args {
+			if !r.describe(name, mode, false) {
+				status = 1
+			}
+		}
+		return status
+	}
+	if b, ok := builtins[args[0]]; ok && r.builtinEnabled(args[0]) {
+		return b(r, args)
+	}
+	r.runProgram(args)
+	return r.status
+}
+
+// describe prints what name is for type and command -v/-V. It reports
+// whether name was found.
+func (r *Interp) describe(name, mode string, all bool) bool {
+	found := false
+	say := func(kind, text string) {
+		found = true
+		switch mode {
+		case "t":
+			r.writeOut("type", kind+"\n")
+		case "v":
+			r.writeOut("command", text+"\n")
+		case "p", "P":
+		default:
+			r.writeOut("type", text+"\n")
+		}
+	}
+	if a, ok := r.aliases[name]; ok && mode != "P" {
+		say("alias", map[bool]string{true: "alias " + name + "=" + shellQuote(a), false: name + " is aliased to `" + a + "'"}[mode == "v"])
+		if !all {
+			return true
+		}
+	}
+	if syntax.IsKeyword(name) && mode != "P" {
+		say("keyword", map[bool]string{true: name, false: name + " is a shell keyword"}[mode == "v"])
+		if !all {
+			return true
+		}
+	}
+	if f, ok := r.funcs[name]; ok && mode != "P" {
+		text := name + " is a function\n" + r.funcText(f)
+		if mode == "v" {
+			text = name
+		}
+		say("function", strings.TrimSuffix(text, "\n"))
+		if !all {
+			return true
+		}
+	}
+	if _, ok := builtins[name]; ok && mode != "P" && r.builtinEnabled(name) {
+		say("builtin", map[bool]string{true: name, false: name + " is a shell builtin"}[mode == "v"])
+		if !all {
+			return true
+		}
+	}
+	var paths []string
+	if strings.Contains(name, "/") {
+		if r.checkExec(r.absPath(name)) == nil {
+			paths = []string{name}
+		}
+	} else if p, ok := r.hashes[name]; ok && !all {
+		paths = []string{p}
+	} else {
+		pathVar, _ := r.getScalar("PATH")
+		for _, d := range strings.Split(pathVar, ":") {
+			if d == "" {
+				d = "."
+			}
+			p := path.Join(d, name)
+			if r.checkExec(r.absPath(p)) == nil {
+				paths = append(paths, p)
+				if !all {
+					break
+				}
+			}
+		}
+	}
+	for _, p := range paths {
+		found = true
+		switch mode {
+		case "t":
+			r.writeOut("type", "file\n")
+		case "v", "p", "P":
+			r.writeOut("type", p+"\n")
+		default:
+			if h, ok := r.hashes[name]; ok && h == p && !all {
+				r.writeOut("type", name+" is hashed ("+p+")\n")
+			} else {
+				r.writeOut("type", name+" is "+p+"\n")
+			}
+		}
+	}
+	if !found && mode == "V" {
+		r.builtinErr("command", "%s: not found", name)
+	}
+	return found
+}
+
+func builtinType(r *Interp, args []string) int {
+	mode, all := "", false
+	names := []string{}
+	for _, a := range args[1:] {
+		if len(a) > 1 && a[0] == '-' && len(names) == 0 {
+			for _, c := range a[1:] {
+				switch c {
+				case 't', 'p', 'P':
+					mode = string(c)
+				case 'a':
+					all = true
+				case 'f':
+				default:
+					r.builtinErr("type", "-%c: invalid option", c)
+					r.writeErr("type: usage: type [-afptP] name [name ...]\n")
+					return 2
+				}
+			}
+			continue
+		}
+		names = append(names, a)
+	}
+	status := 0
+	for _, n := range names {
+		if !r.describe(n, mode, all) {
+			if mode == "" {
+				r.builtinErr("type", "%s: not found", n)
+			}
+			status = 1
+		}
+	}
+	return status
+}
+
+func builtinHash(r *Interp, args []string) int {
+	args = args[1:]
+	if len(args) == 0 {
+		if len(r.hashes) == 0 {
+			r.writeOut("hash", "hash: hash table empty\n")
+			return 0
+		}
+		var sb strings.Builder
+		sb.WriteString("hits\tcommand\n")
+		keys := make([]string, 0, len(r.hashes))
+		for k := range r.hashes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			sb.WriteString("   1\t" + r.hashes[k] + "\n")
+		}
+		return r.writeOut("hash", sb.String())
+	}
+	status := 0
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-r":
+			r.hashes = map[string]string{}
+			continue
+		case "-d":
+			for _, n := range args[i+1:] {
+				delete(r.hashes, n)
+			}
+			return 0
+		case "-t":
+			for _, n := range args[i+1:] {
+				if p, ok := r.hashes[n]; ok {
+					r.writeOut("hash", p+"\n")
+				} else {
+					r.builtinErr("hash", "%s: not found", n)
+					status = 1
+				}
+			}
+			return status
+		case "-p":
+			if i+2 < len(args) {
+				r.hashes[args[i+2]] = args[i+1]
+			}
+			return 0
+		}
+		if p, err := r.lookPath(args[i]); err == nil {
+			r.hashes[args[i]] = p
+		} else if _, ok := builtins[args[i]]; !ok {
+			r.builtinErr("hash", "%s: not found", args[i])
+			status = 1
+		}
+	}
+	return status
+}
+
+func builtinAlias(r *Interp, args []string) int {
+	args = args[1:]
+	if len(args) > 0 && args[0] == "-p" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		keys := make([]string, 0, len(r.aliases))
+		for k := range r.aliases {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var sb strings.Builder
+		for _, k := range keys {
+			sb.WriteString("alias " + k + "=" + shellQuote(r.aliases[k]) + "\n")
+		}
+		return r.writeOut("alias", sb.String())
+	}
+	status := 0
+	for _, a := range args {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok {
+			if v, ok := r.aliases[name]; ok {
+				r.writeOut("alias", "alias "+name+"="+shellQuote(v)+"\n")
+			} else {
+				r.builtinErr("alias", "%s: not found", name)
+				status = 1
+			}
+			continue
+		}
+		if name == "" || strings.ContainsAny(name, " \t\n/$`=|&;()<>'\"") {
+			r.builtinErr("alias", "`%s': invalid alias name", name)
+			status = 1
+			continue
+		}
+		r.aliases[name] = val
+	}
+	return status
+}
+
+func builtinUnalias(r *Interp, args []string) int {
+	status := 0
+	for _, a := range args[1:] {
+		if a == "-a" {
+			r.aliases = map[string]string{}
+			continue
+		}
+		if _, ok := r.aliases[a]; !ok {
+			r.builtinErr("unalias", "%s: not found", a)
+			status = 1
+			continue
+		}
+		delete(r.aliases, a)
+	}
+	return status
+}
+
+func builtinLet(r *Interp, args []string) int {
+	if len(args) < 2 {
+		r.builtinErr("let", "expression expected")
+		return 1
+	}
+	var v int64
+	for _, a := range args[1:] {
+		var ok bool
+		v, ok = r.arithString(a)
+		if !ok {
+			return 1
+		}
+	}
+	if v == 0 {
+		return 1
+	}
+	return 0
+}
+
+// letClause runs `let` parsed as a clause: its arguments are arithmetic
+// words expanded without splitting.
+func (r *Interp) letClause(c *syntax.LetClause) {
+	args := []string{"let"}
+	for _, x := range c.Exprs {
+		args = append(args, r.arithSource(x, x.Pos().Offset(), x.End().Offset()))
+	}
+	if r.opts.xtrace {
+		r.xtraceCall(nil, args)
+	}
+	r.status = builtinLet(r, args)
+}
+
+func builtinTest(r *Interp, args []string) int {
+	status, msg := testBuiltin(testInterp{r}, args[0], args[1:])
+	if msg != "" {
+		r.errorf("%s", msg)
+	}
+	return status
+}
+
+func builtinUmask(r *Interp, args []string) int {
+	symbolic := false
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch args[0] {
+		case "-S":
+			symbolic = true
+		case "-p":
+		default:
+			r.builtinErr("umask", "%s: invalid option", args[0])
+			return 2
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		m := r.umask
+		if symbolic {
+			perm := func(shift uint) string {
+				s := ""
+				bits := (^m >> shift) & 7
+				if bits&4 != 0 {
+					s += "r"
+				}
+				if bits&2 != 0 {
+					s += "w"
+				}
+				if bits&1 != 0 {
+					s += "x"
+				}
+				return s
+			}
+			return r.writeOut("umask", "u="+perm(6)+",g="+perm(3)+",o="+perm(0)+"\n")
+		}
+		return r.writeOut("umask", fmt.Sprintf("%04o\n", m))
+	}
+	v, err := strconv.ParseUint(args[0], 8, 32)
+	if err != nil || v > 0o777 {
+		r.builtinErr("umask", "%s: octal number out of range", args[0])
+		return 1
+	}
+	r.umask = uint32(v)
+	return 0
+}
+
+func builtinTimes(r *Interp, args []string) int {
+	return r.writeOut("times", "0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
+}
+
+func builtinCaller(r *Interp, args []string) int {
+	n := 0
+	if len(args) > 1 {
+		v, err := strconv.Atoi(args[1])
+		if err != nil || v < 0 {
+			r.builtinErr("caller", "%s: invalid number", args[1])
+			return 2
+		}
+		n = v
+	}
+	if len(r.frames) == 0 || n >= len(r.frames) {
+		return 1
+	}
+	f := r.frames[len(r.frames)-1-n]
+	caller := "main"
+	src := ""
+	if len(r.frames)-2-n >= 0 {
+		caller = r.frames[len(r.frames)-2-n].fn
+		src = r.frames[len(r.frames)-2-n].source
+	} else if r.source != nil {
+		src = f.source
+	}
+	if len(args) > 1 {
+		return r.writeOut("caller", fmt.Sprintf("%d %s %s\n", f.line, caller, src))
+	}
+	return r.writeOut("caller", fmt.Sprintf("%d %s\n", f.line, src))
+}
+
+func builtinEnable(r *Interp, args []string) int {
+	disable := false
+	names := []string{}
+	for _, a := range args[1:] {
+		switch a {
+		case "-n":
+			disable = true
+		case "-a", "-p", "-s":
+		default:
+			names = append(names, a)
+		}
+	}
+	if len(names) == 0 {
+		keys := make([]string, 0, len(builtins))
+		for k := range builtins {
+			if r.disabled[k] == disable {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		var sb strings.Builder
+		for _, k := range keys {
+			if disable {
+				sb.WriteString("enable -n " + k + "\n")
+			} else {
+				sb.WriteString("enable " + k + "\n")
+			}
+		}
+		return r.writeOut("enable", sb.String())
+	}
+	status := 0
+	for _, n := range names {
+		if _, ok := builtins[n]; !ok {
+			r.builtinErr("enable", "%s: not a shell builtin", n)
+			status = 1
+			continue
+		}
+		if r.disabled == nil {
+			r.disabled = map[string]bool{}
+		}
+		r.disabled[n] = disable
+	}
+	return status
+}
+
+func builtinBuiltin(r *Interp, args []string) int {
+	if len(args) < 2 {
+		return 0
+	}
+	b, ok := builtins[args[1]]
+	if !ok {
+		r.builtinErr("builtin", "%s: not a shell builtin", args[1])
+		return 1
+	}
+	return b(r, args[1:])
+}
+
+func builtinUlimit(r *Interp, args []string) int {
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			return 0 // setting a limit: accepted, the sandbox's own limits hold
+		}
+		if a == "-n" {
+			return r.writeOut("ulimit", strconv.Itoa(maxFd+1)+"\n")
+		}
+	}
+	return r.writeOut("ulimit", "unlimited\n")
+}
+
+func builtinFgBg(r *Interp, args []string) int {
+	r.builtinErr(args[0], "no job control")
+	return 1
+}
+
+func builtinHelp(r *Interp, args []string) int {
+	if len(args) < 2 {
+		names := make([]string, 0, len(builtins))
+		for k := range builtins {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		return r.writeOut("help", "GNU bash, version "+bashVersion+" (wasmsand)\nThese shell commands are defined internally:\n\n"+strings.Join(names, " ")+"\n")
+	}
+	status := 1
+	for _, a := range args[1:] {
+		for _, name := range sortedBuiltinNames() {
+			if ok, _ := matchSimple(a, name); ok {
+				r.writeOut("help", name+": "+builtinSynopsis(name)+"\n")
+				status = 0
+			}
+		}
+	}
+	if status != 0 {
+		r.builtinErr("help", "no help topics match `%s'.  Try `help help' or `man -k %s' or `info %s'.", args[1], args[1], args[1])
+	}
+	return status
+}
+
+func sortedBuiltinNames() []string {
+	names := make([]string, 0, len(builtins))
+	for k := range builtins {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func matchSimple(pat, name string) (bool, error) {
+	m, err := patternCompile(pat, 0)
+	if err != nil {
+		return pat == name, nil
+	}
+	return m.match(name), nil
+}
+
+func builtinSynopsis(name string) string {
+	if s, ok := synopses[name]; ok {
+		return s
+	}
+	return name + " [arg ...]"
+}
+
+var synopses = map[string]string{
+	"cd": "cd [-L|[-P [-e]] [-@]] [dir]", "echo": "echo [-neE] [arg ...]",
+	"read":    "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]",
+	"declare": "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+	"printf":  "printf [-v var] format [arguments]", "test": "test [expr]", "set": "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]",
+}
+
+// errnoText renders an error the way bash prints errno strings.
+func errnoText(err error) string {
+	var errno vfs.Errno
+	if errors.As(err, &errno) {
+		msg := errno.Error()
+		if msg != "" {
+			return strings.ToUpper(msg[:1]) + msg[1:]
+		}
+	}
+	if errors.Is(err, errIsDirectory) {
+		return "Is a directory"
+	}
+	return err.Error()
+}
+
+var errIsDirectory = errors.New("Is a directory")

@@ -1,0 +1,304 @@
+package shell
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+)
+
+// callExpr runs a simple command: assignments, words, redirections.
+func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
+	if len(c.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 {
+		if r.expandAlias(c, redirs) {
+			return
+		}
+	}
+	r.curCmd = r.curText(c)
+	if len(c.Args) == 1 && len(c.Assigns) == 0 && c.Args[0].Lit() == "exec" {
+		// exec with redirections only: they apply to the shell itself.
+		if r.opts.xtrace {
+			r.xtraceCall(nil, []string{"exec"})
+		}
+		r.execRedirsPersist(redirs)
+		return
+	}
+	r.substStatus = -1
+	args := r.expandWords(c.Args)
+	if r.exiting {
+		return
+	}
+	if len(args) == 0 {
+		r.status = 0
+		// Assignments only: they persist in the shell; redirections are
+		// performed (in a temporary fd table) but affect nothing.
+		r.withRedirs(redirs, func() {
+			st := 0
+			for _, as := range c.Assigns {
+				if !r.assignNode(as, false) {
+					st = 1
+					if !r.opts.posix {
+						// bash: an assignment error ends a non-interactive
+						// shell's command list only in posix mode.
+					}
+				}
+			}
+			if len(c.Assigns) > 0 && r.opts.xtrace {
+				r.xtraceAssigns(c.Assigns)
+			}
+			if st != 0 {
+				r.status = st
+				panic(errDiscard)
+			} else if r.substStatus >= 0 {
+				r.status = r.substStatus
+			}
+		})
+		if len(c.Args) > 0 {
+			r.lastArg = ""
+		}
+		return
+	}
+	r.lastArg = args[len(args)-1]
+	name := args[0]
+
+	// Assignments before a command: for a special builtin or a function
+	// they persist (bash, outside posix mode, keeps them for special
+	// builtins only); otherwise they are temporary.
+	var restore func()
+	if len(c.Assigns) > 0 {
+		restore = r.tempAssigns(c.Assigns, name)
+		if restore == nil {
+			r.status = 1
+			return
+		}
+	}
+	if r.opts.xtrace {
+		r.xtraceCall(c.Assigns, args)
+	}
+	r.withRedirs(redirs, func() { r.run(args) })
+	if restore != nil {
+		restore()
+	}
+}
+
+// run runs a command by name: function, builtin or program.
+func (r *Interp) run(args []string) {
+	name := args[0]
+	if f, ok := r.funcs[name]; ok {
+		r.callFunc(f, args)
+		return
+	}
+	if b, ok := builtins[name]; ok && r.builtinEnabled(name) {
+		r.status = b(r, args)
+		return
+	}
+	r.runProgram(args)
+}
+
+// runProgram runs an external command found on $PATH or by its path.
+func (r *Interp) runProgram(args []string) {
+	name := args[0]
+	p, status := r.findProgram(name)
+	if status != 0 {
+		r.status = status
+		return
+	}
+	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), SlotHeld: r.slotFree}
+	r.slotFree = false
+	r.status = r.sh.cfg.Host.Exec(r.ctx, proc)
+	if ctxDone(r.ctx) {
+		panic(&exitError{status: 124, fatal: true})
+	}
+}
+
+// findProgram finds name like bash and reports "command not found" and
+// friends itself: a non-zero status means it did.
+func (r *Interp) findProgram(name string) (string, int) {
+	if strings.Contains(name, "/") {
+		p := r.absPath(name)
+		if err := r.checkExec(p); err != nil {
+			r.errorf("%s: %s", name, errnoText(err))
+			if isNotExist(err) {
+				return "", 127
+			}
+			return "", 126
+		}
+		return p, 0
+	}
+	if p, ok := r.hashes[name]; ok {
+		if r.checkExec(p) == nil {
+			return p, 0
+		}
+		delete(r.hashes, name)
+	}
+	p, err := r.lookPath(name)
+	if err != nil {
+		if r.opts.posix {
+			r.errorf("%s: not found", name)
+		} else {
+			r.errorf("%s: command not found", name)
+		}
+		return "", 127
+	}
+	r.hashes[name] = p
+	return p, 0
+}
+
+// lookPath searches $PATH in the VFS for an executable regular file.
+func (r *Interp) lookPath(name string) (string, error) {
+	pathVar, _ := r.getScalar("PATH")
+	var firstErr error
+	for _, d := range strings.Split(pathVar, ":") {
+		if d == "" {
+			d = "."
+		}
+		p := r.absPath(path.Join(d, name))
+		err := r.checkExec(p)
+		if err == nil {
+			return p, nil
+		}
+		if firstErr == nil && !isNotExist(err) {
+			firstErr = err
+		}
+	}
+	if firstErr != nil {
+		return "", firstErr
+	}
+	return "", vfs.ENOENT
+}
+
+// checkExec reports whether p is an executable file.
+func (r *Interp) checkExec(p string) error {
+	st, err := r.fs().Stat(vfs.RootIno, p, true)
+	if err != nil {
+		return err
+	}
+	if st.Type == vfs.TypeDir {
+		return errIsDirectory
+	}
+	if st.Mode&0o111 == 0 {
+		return vfs.EACCES
+	}
+	return nil
+}
+
+// absPath makes p absolute against the working directory and cleans it.
+func (r *Interp) absPath(p string) string {
+	if !path.IsAbs(p) {
+		p = path.Join(r.dir, p)
+	}
+	return path.Clean(p)
+}
+
+// environ lists the exported variables for a program, PWD current.
+func (r *Interp) environ() []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := len(r.vars.scopes) - 1; i >= 0; i-- {
+		for k, v := range r.vars.scopes[i].vars {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if v.Attr&AttrExport == 0 || v.IsArray() || !v.Set || v.Attr&AttrNameref != 0 {
+				continue
+			}
+			out = append(out, k+"="+v.Str)
+		}
+	}
+	sort.Strings(out) // deterministic for guests (and their fuel)
+	return out
+}
+
+// tempAssigns applies the assignments before a command and returns what
+// undoes them (nil after an error). Assignments before special builtins
+// persist, as bash does.
+func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
+	_, isFunc := r.funcs[name]
+	persist := isPosixSpecialBuiltin(name) && !isFunc && r.opts.posix
+	if persist {
+		for _, as := range list {
+			if !r.assignNode(as, false) {
+				return nil
+			}
+		}
+		return func() {}
+	}
+	// Temporary: a new scope holding exported copies.
+	sc := &scope{vars: map[string]*Var{}, fn: r.vars.top().fn}
+	type saved struct {
+		name string
+	}
+	r.vars.scopes = append(r.vars.scopes, sc)
+	n := len(r.vars.scopes)
+	for _, as := range list {
+		val := ""
+		if as.Value != nil {
+			val = r.expandString(as.Value)
+		}
+		nm := as.Name.Value
+		if v := r.vars.get(nm); v != nil && v.Attr&AttrReadonly != 0 {
+			r.errorf("%s: readonly variable", nm)
+			r.vars.scopes = r.vars.scopes[:n-1]
+			return nil
+		}
+		if as.Append {
+			old, _ := r.getScalar(nm)
+			val = old + val
+		}
+		attr := Attr(AttrExport)
+		if v := r.vars.get(nm); v != nil {
+			attr |= v.Attr &^ (AttrIndexed | AttrAssoc | AttrNameref | AttrReadonly)
+		}
+		sc.vars[nm] = &Var{Attr: attr, Set: true, Str: r.applyCase(attr, val)}
+	}
+	return func() {
+		// Pop the temporary scope wherever it is now (a function may
+		// have pushed and popped its own meanwhile).
+		for i := len(r.vars.scopes) - 1; i >= 0; i-- {
+			if r.vars.scopes[i] == sc {
+				r.vars.scopes = append(r.vars.scopes[:i], r.vars.scopes[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// expandAlias runs c with its first word replaced by the alias it names,
+// reparsing the command's source as bash's parser would see it. It
+// reports whether it ran c.
+func (r *Interp) expandAlias(c *syntax.CallExpr, redirs []*syntax.Redirect) bool {
+	if len(c.Assigns) > 0 || r.source == nil {
+		return false
+	}
+	first := c.Args[0]
+	lit := first.Lit()
+	if lit == "" || len(first.Parts) != 1 {
+		return false
+	}
+	val, ok := r.aliases[lit]
+	if !ok {
+		return false
+	}
+	text := r.source.text
+	start, end := int(first.Pos().Offset()), int(c.End().Offset())
+	if start < 0 || end > len(text) || start >= end {
+		return false
+	}
+	rest := text[first.End().Offset():end]
+	if r.aliasDepth >= 16 {
+		return false
+	}
+	src := val + rest
+	// Redirections on the statement stay with it.
+	r.aliasDepth++
+	defer func() { r.aliasDepth-- }()
+	saved := r.aliases[lit]
+	delete(r.aliases, lit) // an alias is not expanded inside itself
+	defer func() { r.aliases[lit] = saved }()
+	r.withRedirs(redirs, func() { r.evalString(src, r.source.name) })
+	return true
+}

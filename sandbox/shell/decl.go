@@ -1,0 +1,627 @@
+package shell
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// declClause runs declare/local/export/readonly/typeset/nameref parsed as
+// a clause: assignments keep their structure (arrays, subscripts).
+func (r *Interp) declClause(c *syntax.DeclClause) {
+	name := c.Variant.Value
+	var items []declItem
+	for _, as := range c.Args {
+		switch {
+		case as.Naked && as.Name == nil && as.Value != nil:
+			for _, w := range r.expandWords([]*syntax.Word{as.Value}) {
+				items = append(items, declItem{word: w})
+			}
+		case as.Naked && as.Name != nil:
+			items = append(items, declItem{word: as.Name.Value})
+		default:
+			items = append(items, declItem{assign: as})
+		}
+	}
+	if r.opts.xtrace {
+		words := []string{name}
+		for _, it := range items {
+			if it.assign != nil {
+				words = append(words, r.wordText(&syntax.Word{Parts: []syntax.WordPart{as2lit(it.assign)}}))
+			} else {
+				words = append(words, it.word)
+			}
+		}
+		r.xtraceCall(nil, words)
+	}
+	r.status = r.declare(name, items)
+}
+
+func as2lit(as *syntax.Assign) *syntax.Lit { return as.Name }
+
+// declItem is one operand of declare: a word (option, name or
+// name=value text) or a parsed assignment.
+type declItem struct {
+	word   string
+	assign *syntax.Assign
+}
+
+// builtinDeclare runs declare and friends called as ordinary commands
+// (`builtin declare`, `command export`, or through a variable).
+func builtinDeclare(r *Interp, args []string) int {
+	items := make([]declItem, len(args)-1)
+	for i, a := range args[1:] {
+		items[i] = declItem{word: a}
+	}
+	return r.declare(args[0], items)
+}
+
+// declare implements declare, typeset, local, export, readonly.
+func (r *Interp) declare(cmd string, items []declItem) int {
+	var on, off Attr
+	print, funcs, funcNames, global := false, false, false, false
+	switch cmd {
+	case "export":
+		on |= AttrExport
+	case "readonly":
+		on |= AttrReadonly
+	case "local":
+		if r.funcDepth == 0 {
+			r.builtinErr("local", "can only be used in a function")
+			return 1
+		}
+	}
+	unexport := false
+	var operands []declItem
+	optsDone := false
+	for _, it := range items {
+		w := it.word
+		if it.assign == nil && !optsDone && len(w) > 1 && (w[0] == '-' || w[0] == '+') {
+			if w == "--" {
+				optsDone = true
+				continue
+			}
+			for _, c := range w[1:] {
+				var a Attr
+				switch c {
+				case 'a':
+					a = AttrIndexed
+				case 'A':
+					a = AttrAssoc
+				case 'i':
+					a = AttrInteger
+				case 'l':
+					a = AttrLower
+				case 'u':
+					a = AttrUpper
+				case 'n':
+					a = AttrNameref
+				case 'r':
+					a = AttrReadonly
+				case 'x':
+					a = AttrExport
+				case 't':
+					a = AttrTrace
+				case 'c':
+					a = AttrCapital
+				case 'p':
+					print = true
+				case 'f':
+					funcs = true
+				case 'F':
+					funcNames = true
+				case 'g':
+					global = true
+				case 'I':
+				default:
+					r.builtinErr(cmd, "-%c: invalid option", c)
+					r.writeErr(cmd + ": usage: " + declUsage(cmd) + "\n")
+					return 2
+				}
+				if cmd == "export" && c == 'n' {
+					unexport = w[0] == '-'
+					continue
+				}
+				if w[0] == '-' {
+					on |= a
+				} else {
+					off |= a
+				}
+			}
+			continue
+		}
+		optsDone = true
+		operands = append(operands, it)
+	}
+	if funcs || funcNames {
+		return r.declareFuncs(cmd, operands, funcNames, on&AttrReadonly != 0)
+	}
+	if len(operands) == 0 {
+		if cmd == "local" && !print && on == 0 {
+			return r.printVars(cmd, on, true)
+		}
+		return r.printVars(cmd, on|off, print || on|off != 0)
+	}
+	if print {
+		status := 0
+		for _, it := range operands {
+			n := it.word
+			v := r.vars.get(n)
+			if v == nil {
+				if v := r.dynamicVar(n); v != nil {
+					r.writeOut(cmd, r.declareLine(n, v)+"\n")
+					continue
+				}
+				r.builtinErr(cmd, "%s: not found", n)
+				status = 1
+				continue
+			}
+			r.writeOut(cmd, r.declareLine(n, v)+"\n")
+		}
+		return status
+	}
+	status := 0
+	for _, it := range operands {
+		if !r.declareOne(cmd, it, on, off, global, unexport) {
+			status = 1
+		}
+	}
+	return status
+}
+
+func declUsage(cmd string) string {
+	switch cmd {
+	case "export":
+		return "export [-fn] [name[=value] ...] or export -p"
+	case "readonly":
+		return "readonly [-aAf] [name[=value] ...] or readonly -p"
+	case "local":
+		return "local [option] name[=value] ..."
+	}
+	return cmd + " [-aAfFgiIlnrtux] [name[=value] ...] or " + cmd + " -p [-aAfFilnrtux] [name ...]"
+}
+
+// declareOne applies declare to one operand.
+func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexport bool) bool {
+	var name, sub string
+	var hasValue, appendTo, hasSub bool
+	var value string
+	var arr *syntax.ArrayExpr
+	if as := it.assign; as != nil {
+		name = as.Name.Value
+		appendTo = as.Append
+		if as.Index != nil {
+			hasSub = true
+			sub = r.arithSource(as.Index, as.Index.Pos().Offset(), as.Index.End().Offset())
+		}
+		switch {
+		case as.Array != nil:
+			arr, hasValue = as.Array, true
+		case !as.Naked:
+			value, hasValue = r.expandAssignValue(as.Value), true
+		}
+	} else {
+		w := it.word
+		n, v, ok := strings.Cut(w, "=")
+		if ok {
+			hasValue, value = true, v
+			if strings.HasSuffix(n, "+") {
+				appendTo, n = true, n[:len(n)-1]
+			}
+		}
+		if i := strings.IndexByte(n, '['); i > 0 && strings.HasSuffix(n, "]") {
+			hasSub, sub, n = true, n[i+1:len(n)-1], n[:i]
+		}
+		name = n
+		// declare 'a=(1 2)' as a word is still a compound assignment.
+		if hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0) {
+			if f, err := syntax.NewParser().Parse(strings.NewReader("x="+value), ""); err == nil && len(f.Stmts) == 1 {
+				if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
+					saved := r.source
+					r.source = &sourceFile{name: r.sourceName(), text: "x=" + value}
+					defer func() { r.source = saved }()
+					arr = ce.Assigns[0].Array
+				}
+			}
+		}
+	}
+	if !validName(name) || (on&AttrNameref == 0 && false) {
+		r.builtinErr(cmd, "`%s': not a valid identifier", declDisplay(it))
+		return false
+	}
+	if on&AttrNameref != 0 && hasValue && arr == nil {
+		if !validName(strings.SplitN(value, "[", 2)[0]) {
+			r.builtinErr(cmd, "`%s': invalid variable name for name reference", value)
+			return false
+		}
+		if value == name {
+			r.builtinErr(cmd, "%s: nameref variable self references not allowed", name)
+			return false
+		}
+	}
+	// Where the variable lives: a function's scope for declare/local
+	// inside a function (unless -g), the global scope otherwise; export
+	// and readonly act on the visible variable.
+	var sc *scope
+	v := (*Var)(nil)
+	target := name
+	if on&AttrNameref == 0 && off&AttrNameref == 0 {
+		target, _, _ = r.vars.resolve(name)
+	}
+	local := (cmd == "local" || cmd == "declare" || cmd == "typeset") && r.funcDepth > 0 && !global
+	if local {
+		sc = r.vars.top()
+		v = sc.vars[target]
+		if v == nil {
+			v = &Var{}
+			// local inherits nothing, but a local of an exported name
+			// stays unexported unless asked.
+			sc.vars[target] = v
+		}
+	} else {
+		if global {
+			sc = r.vars.global()
+			v = sc.vars[target]
+		} else {
+			v, sc = r.vars.lookup(target)
+		}
+		if v == nil {
+			sc = r.vars.global()
+			v = &Var{}
+			sc.vars[target] = v
+		}
+	}
+	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0 || on&^(AttrReadonly|AttrExport) != 0) {
+		r.errorf("%s: readonly variable", target)
+		return false
+	}
+	if on&AttrAssoc != 0 && v.Attr&AttrIndexed != 0 && v.Index.Len() > 0 {
+		r.builtinErr(cmd, "%s: cannot convert indexed to associative array", target)
+		return false
+	}
+	if on&AttrIndexed != 0 && v.Attr&AttrAssoc != 0 {
+		r.builtinErr(cmd, "%s: cannot convert associative to indexed array", target)
+		return false
+	}
+	// Types first.
+	if on&AttrAssoc != 0 && v.Attr&AttrAssoc == 0 {
+		v.Attr |= AttrAssoc
+		v.Assoc = &AssocArray{}
+		if v.Set && !v.IsArray() {
+			v.Assoc.Set("0", v.Str)
+		}
+		v.Str = ""
+	}
+	if on&AttrIndexed != 0 && v.Attr&AttrIndexed == 0 {
+		v.Attr |= AttrIndexed
+		v.Index = &IndexedArray{}
+		if v.Set {
+			v.Index.Set(0, v.Str)
+		}
+		v.Str = ""
+	}
+	if on&AttrLower != 0 {
+		off |= AttrUpper
+	}
+	if on&AttrUpper != 0 {
+		off |= AttrLower
+	}
+	v.Attr = (v.Attr | (on &^ (AttrIndexed | AttrAssoc | AttrReadonly))) &^ (off &^ (AttrReadonly | AttrIndexed | AttrAssoc))
+	if unexport {
+		v.Attr &^= AttrExport
+	}
+	if hasValue {
+		ro := v.Attr & AttrReadonly
+		v.Attr &^= AttrReadonly
+		ok := true
+		switch {
+		case v.Attr&AttrNameref != 0 && arr == nil:
+			v.Str, v.Set = value, true
+		case arr != nil:
+			if local {
+				ok = r.assignArrayVar(v, arr, appendTo)
+			} else {
+				ok = r.assignArray(target, arr, appendTo)
+			}
+		case hasSub:
+			if err := r.assignElemVar(v, target, sub, value, appendTo); err != nil {
+				r.errorf("%s", err.Error())
+				ok = false
+			}
+		default:
+			if v.IsArray() {
+				if err := r.assignElemVar(v, target, "0", value, appendTo); err != nil {
+					r.errorf("%s", err.Error())
+					ok = false
+				}
+			} else {
+				val, err := r.attrValue(v, v.Str, value, appendTo && v.Set)
+				if err != nil {
+					r.errorf("%s", err.Error())
+					ok = false
+				} else {
+					v.Str, v.Set = val, true
+					r.specialAssign(target, val)
+				}
+			}
+		}
+		v.Attr |= ro
+		if !ok {
+			return false
+		}
+	} else if (on&(AttrLower|AttrUpper|AttrCapital)) != 0 && v.Set && !v.IsArray() {
+		v.Str = r.applyCase(v.Attr, v.Str)
+	}
+	if on&AttrReadonly != 0 {
+		v.Attr |= AttrReadonly
+	}
+	if r.opts.allexport && cmd != "local" {
+		v.Attr |= AttrExport
+	}
+	return true
+}
+
+func declDisplay(it declItem) string {
+	if it.assign != nil {
+		return it.assign.Name.Value
+	}
+	return it.word
+}
+
+// assignArrayVar assigns an array value to a variable not reachable by
+// name lookup order (a new local).
+func (r *Interp) assignArrayVar(v *Var, arr *syntax.ArrayExpr, appendTo bool) bool {
+	// Put v where assignArray will find it: it is already in the top
+	// scope under its name, which lookup finds first.
+	for name, x := range r.vars.top().vars {
+		if x == v {
+			return r.assignArray(name, arr, appendTo)
+		}
+	}
+	return false
+}
+
+// assignElemVar sets an element of v (known to be in scope as name).
+func (r *Interp) assignElemVar(v *Var, name, sub, value string, appendTo bool) error {
+	return r.assignElem(name, sub, value, appendTo)
+}
+
+// attrFlags is the attribute letters of v, in declare -p's order.
+func attrFlags(v *Var) string {
+	var sb strings.Builder
+	for _, f := range []struct {
+		a Attr
+		c byte
+	}{{AttrIndexed, 'a'}, {AttrAssoc, 'A'}, {AttrInteger, 'i'}, {AttrLower, 'l'}, {AttrNameref, 'n'},
+		{AttrReadonly, 'r'}, {AttrTrace, 't'}, {AttrUpper, 'u'}, {AttrExport, 'x'}} {
+		if v.Attr&f.a != 0 {
+			sb.WriteByte(f.c)
+		}
+	}
+	return sb.String()
+}
+
+// declareLine is one line of declare -p.
+func (r *Interp) declareLine(name string, v *Var) string {
+	flags := attrFlags(v)
+	if flags == "" {
+		flags = "-"
+	}
+	head := "declare -" + strings.TrimPrefix(flags, "-") + " " + name
+	if flags == "-" {
+		head = "declare -- " + name
+	}
+	switch {
+	case v.Attr&AttrAssoc != 0:
+		var sb strings.Builder
+		sb.WriteString(head + "=(")
+		for _, k := range v.Assoc.Keys() {
+			sb.WriteString("[" + shellQuoteAssocKey(k) + "]=" + shellQuoteDouble(v.Assoc.Map[k]) + " ")
+		}
+		sb.WriteString(")")
+		return sb.String()
+	case v.Attr&AttrIndexed != 0:
+		var sb strings.Builder
+		sb.WriteString(head + "=(")
+		for i, e := range v.Index.Elems {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString("[" + strconv.FormatInt(e.Index, 10) + "]=" + shellQuoteDouble(e.Value))
+		}
+		sb.WriteString(")")
+		return sb.String()
+	case !v.Set:
+		return head
+	}
+	return head + "=" + shellQuoteDouble(v.Str)
+}
+
+// printVars lists variables for declare -p, export -p, readonly -p and
+// plain set-like listings.
+func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
+	var sb strings.Builder
+	names := r.vars.names()
+	if cmd == "local" {
+		names = nil
+		for k := range r.vars.top().vars {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+	}
+	for _, n := range names {
+		v := r.vars.get(n)
+		if cmd == "local" {
+			v = r.vars.top().vars[n]
+		}
+		if v == nil {
+			continue
+		}
+		if filter != 0 && v.Attr&filter != filter {
+			continue
+		}
+		switch cmd {
+		case "export":
+			if v.Attr&AttrExport == 0 {
+				continue
+			}
+			sb.WriteString(r.declareLine(n, v) + "\n")
+		case "readonly":
+			if v.Attr&AttrReadonly == 0 {
+				continue
+			}
+			sb.WriteString(r.declareLine(n, v) + "\n")
+		case "local":
+			if v.Set {
+				sb.WriteString(n + "=" + shellQuoteValue(v.Str) + "\n")
+			} else {
+				sb.WriteString(n + "\n")
+			}
+		default:
+			if withAttrs {
+				sb.WriteString(r.declareLine(n, v) + "\n")
+			} else if v.IsArray() {
+				line := r.declareLine(n, v)
+				_, rest, _ := strings.Cut(line, " "+n+"=")
+				sb.WriteString(n + "=" + rest + "\n")
+			} else if v.Set {
+				sb.WriteString(n + "=" + shellQuoteValue(v.Str) + "\n")
+			}
+		}
+	}
+	return r.writeOut(cmd, sb.String())
+}
+
+// shellQuoteValue quotes a value as set and declare (without -p) print
+// it: bare when safe, single-quoted otherwise.
+func shellQuoteValue(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n\"'\\$`*?[]()<>|&;~#!{}=,^") {
+		return s
+	}
+	return shellQuote(s)
+}
+
+// declareFuncs implements declare -f / -F.
+func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readonly bool) int {
+	var names []string
+	if len(operands) == 0 {
+		for k := range r.funcs {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+	} else {
+		for _, it := range operands {
+			names = append(names, it.word)
+		}
+	}
+	status := 0
+	var sb strings.Builder
+	for _, n := range names {
+		f, ok := r.funcs[n]
+		if !ok {
+			if len(operands) > 0 {
+				if cmd == "readonly" || cmd == "export" {
+					r.builtinErr(cmd, "%s: not a function", n)
+				}
+				status = 1
+			}
+			continue
+		}
+		if readonly {
+			f.readonly = true
+			continue
+		}
+		if cmd == "export" {
+			continue
+		}
+		if namesOnly {
+			sb.WriteString("declare -f " + n + "\n")
+			continue
+		}
+		sb.WriteString(r.funcText(f))
+	}
+	r.writeOut(cmd, sb.String())
+	return status
+}
+
+// funcText renders a function as declare -f does (bash's own layout).
+func (r *Interp) funcText(f *Func) string {
+	var sb strings.Builder
+	p := syntax.NewPrinter(syntax.Indent(4), syntax.FunctionNextLine(false))
+	decl := &syntax.File{Stmts: []*syntax.Stmt{{Cmd: &syntax.FuncDecl{Name: &syntax.Lit{Value: f.Name}, Parens: true, Body: f.body.stmt}}}}
+	p.Print(&sb, decl)
+	text := sb.String()
+	// bash prints "name () " then the body on the next line.
+	if i := strings.Index(text, "() "); i >= 0 {
+		text = text[:i] + "() \n" + text[i+3:]
+	}
+	text = strings.Replace(text, f.Name+"() ", f.Name+" () ", 1)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return text
+}
+
+func builtinUnset(r *Interp, args []string) int {
+	mode := ""
+	var names []string
+	for _, a := range args[1:] {
+		if len(names) == 0 && len(a) > 1 && a[0] == '-' {
+			for _, c := range a[1:] {
+				switch c {
+				case 'f', 'v', 'n':
+					mode = string(c)
+				default:
+					r.builtinErr("unset", "-%c: invalid option", c)
+					r.writeErr("unset: usage: unset [-f] [-v] [-n] [name ...]\n")
+					return 2
+				}
+			}
+			continue
+		}
+		names = append(names, a)
+	}
+	status := 0
+	for _, n := range names {
+		if mode == "f" {
+			delete(r.funcs, n)
+			continue
+		}
+		base := n
+		sub := ""
+		hasSub := false
+		if i := strings.IndexByte(n, '['); i > 0 && strings.HasSuffix(n, "]") {
+			base, sub, hasSub = n[:i], n[i+1:len(n)-1], true
+		}
+		if !validName(base) {
+			r.builtinErr("unset", "`%s': not a valid identifier", n)
+			status = 1
+			continue
+		}
+		if hasSub {
+			rname, _, _ := r.vars.resolve(base)
+			if !r.unsetElem(rname, sub) {
+				status = 1
+			}
+			continue
+		}
+		if mode == "n" {
+			if v, sc := r.vars.lookup(n); v != nil {
+				delete(sc.vars, n)
+			}
+			continue
+		}
+		if v := r.vars.get(n); v == nil && mode == "" {
+			if _, ok := r.funcs[n]; ok {
+				delete(r.funcs, n)
+				continue
+			}
+		}
+		if !r.unsetVar(n) {
+			status = 1
+		}
+	}
+	return status
+}

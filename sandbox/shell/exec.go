@@ -1,0 +1,538 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// stmt runs one statement, in the background if it ends with &.
+func (r *Interp) stmt(st *syntax.Stmt) {
+	if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
+		return
+	}
+	if st.Background || st.Coprocess {
+		r.background(st)
+		return
+	}
+	r.stmtSync(st)
+}
+
+// tick runs before every command: the host's deadline and limit check,
+// and signals sent to this shell.
+func (r *Interp) tick() {
+	if err := r.sh.cfg.Host.Check(r.ctx); err != nil {
+		panic(&exitError{status: 124, fatal: true})
+	}
+	if r.ctx.Err() != nil {
+		panic(&exitError{status: 124, fatal: true})
+	}
+	if r.pending != nil {
+		for _, sig := range r.pending.take() {
+			r.deliver(sig)
+		}
+	}
+}
+
+// stmtSync runs a statement in the foreground.
+func (r *Interp) stmtSync(st *syntax.Stmt) {
+	r.tick()
+	if r.exiting {
+		return
+	}
+	r.lineno = int(st.Pos().Line()) + r.lineBase
+	if st.Negated {
+		r.noErrExit++
+	}
+	checked := r.command(st.Cmd, st.Redirs)
+	if len(r.procSubsts) > 0 {
+		r.cleanProcSubsts()
+	}
+	if st.Negated {
+		r.noErrExit--
+		if r.status == 0 {
+			r.status = 1
+		} else {
+			r.status = 0
+		}
+		return
+	}
+	if checked && r.status != 0 && !r.exiting && !r.returning {
+		r.errExit()
+	}
+}
+
+// errExit runs the ERR trap and applies set -e after a failed command.
+func (r *Interp) errExit() {
+	if r.noErrExit > 0 {
+		return
+	}
+	if cmd, ok := r.traps["ERR"]; ok && cmd != "" && r.inTrap != "ERR" {
+		status := r.status
+		r.runTrap("ERR", cmd)
+		r.status = status
+	}
+	if r.opts.errexit {
+		r.exiting = true
+		r.exited = !r.isSubshell
+	}
+}
+
+// command runs cmd with its redirections and reports whether its status
+// counts for set -e and the ERR trap (compound commands leave that to
+// the commands inside them).
+func (r *Interp) command(cmd syntax.Command, redirs []*syntax.Redirect) bool {
+	if c, ok := cmd.(*syntax.CallExpr); ok {
+		r.callExpr(c, redirs)
+		return true
+	}
+	if cmd == nil {
+		// Redirections alone: `> file` creates or truncates it.
+		r.withRedirs(redirs, func() { r.status = 0 })
+		return true
+	}
+	checked := true
+	r.withRedirs(redirs, func() {
+		switch c := cmd.(type) {
+		case *syntax.Block:
+			checked = false
+			r.stmts(c.Stmts)
+		case *syntax.Subshell:
+			r.subshellRun(func(sub *Interp) { sub.stmts(c.Stmts) })
+		case *syntax.BinaryCmd:
+			switch c.Op {
+			case syntax.AndStmt, syntax.OrStmt:
+				checked = false
+				r.noErrExit++
+				r.stmt(c.X)
+				r.noErrExit--
+				if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
+					return
+				}
+				if (r.status == 0) == (c.Op == syntax.AndStmt) {
+					r.stmt(c.Y)
+				}
+			default:
+				r.pipeline(c)
+			}
+		case *syntax.IfClause:
+			checked = false
+			r.ifClause(c)
+		case *syntax.WhileClause:
+			checked = false
+			r.whileClause(c)
+		case *syntax.ForClause:
+			checked = false
+			r.forClause(c)
+		case *syntax.CaseClause:
+			checked = false
+			r.caseClause(c)
+		case *syntax.FuncDecl:
+			checked = false
+			r.funcDecl(c)
+		case *syntax.ArithmCmd:
+			v, ok := r.arithNode(c.X, c.Left.Offset()+2, c.Right.Offset())
+			switch {
+			case !ok:
+				r.status = 1
+			case v != 0:
+				r.status = 0
+			default:
+				r.status = 1
+			}
+		case *syntax.TestClause:
+			r.xtraceTest(c)
+			if r.testExpr(c.X) {
+				r.status = 0
+			} else if r.status != 2 {
+				r.status = 1
+			}
+		case *syntax.DeclClause:
+			r.declClause(c)
+		case *syntax.LetClause:
+			r.letClause(c)
+		case *syntax.TimeClause:
+			r.timeClause(c)
+		case *syntax.CoprocClause:
+			r.coproc(c)
+		case *syntax.TestDecl:
+			r.status = 0
+		default:
+			r.errorf("unsupported command %T", cmd)
+			r.status = 2
+		}
+	})
+	return checked
+}
+
+// stmts runs a list of statements.
+func (r *Interp) stmts(list []*syntax.Stmt) {
+	for _, st := range list {
+		if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
+			return
+		}
+		r.stmt(st)
+	}
+}
+
+// conditionStmts runs statements as a condition, where set -e is off.
+func (r *Interp) conditionStmts(list []*syntax.Stmt) {
+	r.noErrExit++
+	r.stmts(list)
+	r.noErrExit--
+}
+
+func (r *Interp) ifClause(c *syntax.IfClause) {
+	r.conditionStmts(c.Cond)
+	if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
+		return
+	}
+	if r.status == 0 {
+		r.stmts(c.Then)
+		return
+	}
+	switch {
+	case c.Else == nil:
+		r.status = 0
+	case len(c.Else.Cond) == 0:
+		r.stmts(c.Else.Then)
+	default:
+		r.ifClause(c.Else)
+	}
+}
+
+// loopControl handles break and continue after a loop body ran and
+// reports whether the loop must stop.
+func (r *Interp) loopControl() bool {
+	if r.brk > 0 {
+		r.brk--
+		return true
+	}
+	if r.cont > 0 {
+		r.cont--
+		if r.cont > 0 {
+			return true
+		}
+	}
+	return r.exiting || r.returning
+}
+
+func (r *Interp) whileClause(c *syntax.WhileClause) {
+	r.loopDepth++
+	defer func() { r.loopDepth-- }()
+	status := 0
+	for {
+		r.tick()
+		r.conditionStmts(c.Cond)
+		if r.exiting || r.returning {
+			return
+		}
+		if r.brk > 0 || r.cont > 0 {
+			if r.loopControl() {
+				break
+			}
+			continue
+		}
+		if (r.status == 0) == c.Until {
+			break
+		}
+		r.stmts(c.Do)
+		status = r.status
+		if r.loopControl() {
+			break
+		}
+	}
+	r.status = status
+}
+
+func (r *Interp) forClause(c *syntax.ForClause) {
+	r.loopDepth++
+	defer func() { r.loopDepth-- }()
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		var items []string
+		if l.InPos.IsValid() {
+			items = r.expandWords(l.Items)
+		} else {
+			items = append([]string(nil), r.params...)
+		}
+		name := l.Name.Value
+		if c.Select {
+			r.selectLoop(name, items, c.Do)
+			return
+		}
+		r.status = 0
+		for _, it := range items {
+			r.tick()
+			if !r.assignChecked(name, it) {
+				r.status = 1
+				return
+			}
+			r.stmts(c.Do)
+			if r.loopControl() {
+				break
+			}
+		}
+	case *syntax.CStyleLoop:
+		if l.Init != nil {
+			if _, ok := r.arithNode(l.Init, l.Init.Pos().Offset(), l.Init.End().Offset()); !ok {
+				r.status = 1
+				return
+			}
+		}
+		r.status = 0
+		last := 0
+		for {
+			r.tick()
+			if l.Cond != nil {
+				v, ok := r.arithNode(l.Cond, l.Cond.Pos().Offset(), l.Cond.End().Offset())
+				if !ok {
+					r.status = 1
+					return
+				}
+				if v == 0 {
+					break
+				}
+			}
+			r.stmts(c.Do)
+			last = r.status
+			if r.loopControl() {
+				break
+			}
+			if l.Post != nil {
+				if _, ok := r.arithNode(l.Post, l.Post.Pos().Offset(), l.Post.End().Offset()); !ok {
+					r.status = 1
+					return
+				}
+			}
+		}
+		r.status = last
+	}
+}
+
+// selectLoop runs `select NAME in ITEMS`: the menu goes to stderr, the
+// reply is read from stdin.
+func (r *Interp) selectLoop(name string, items []string, body []*syntax.Stmt) {
+	r.status = 0
+	if len(items) == 0 {
+		return
+	}
+	for {
+		r.tick()
+		var sb strings.Builder
+		width := len(strconv.Itoa(len(items)))
+		for i, it := range items {
+			fmt.Fprintf(&sb, "%*d) %s\n", width, i+1, it)
+		}
+		r.writeErr(sb.String())
+		ps3, ok := r.getScalar("PS3")
+		if !ok {
+			ps3 = "#? "
+		}
+		r.writeErr(ps3)
+		line, ok := r.readLine(0)
+		if !ok {
+			r.writeErr("\n")
+			r.status = 1
+			return
+		}
+		r.assignQuiet("REPLY", line)
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		val := ""
+		if n, err := strconv.Atoi(line); err == nil && n >= 1 && n <= len(items) {
+			val = items[n-1]
+		}
+		r.assignChecked(name, val)
+		r.stmts(body)
+		if r.loopControl() {
+			return
+		}
+	}
+}
+
+func (r *Interp) caseClause(c *syntax.CaseClause) {
+	word := r.expandString(c.Word)
+	r.status = 0
+	for i := 0; i < len(c.Items); i++ {
+		item := c.Items[i]
+		matched := false
+		for _, p := range item.Patterns {
+			pat := r.expandPattern(p)
+			if r.matchPattern(pat, word, r.opts.nocasematch) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			continue
+		}
+		r.stmts(item.Stmts)
+		// ;& falls through into the next body; ;;& tests the next patterns.
+		for item.Op == syntax.Fallthrough && i+1 < len(c.Items) {
+			i++
+			item = c.Items[i]
+			r.stmts(item.Stmts)
+		}
+		if item.Op != syntax.Resume {
+			return
+		}
+	}
+}
+
+func (r *Interp) funcDecl(c *syntax.FuncDecl) {
+	name := c.Name.Value
+	if isPosixSpecialBuiltin(name) && r.opts.posix {
+		r.errorf("`%s': is a special builtin", name)
+		r.status = 1
+		return
+	}
+	if f, ok := r.funcs[name]; ok && f.readonly {
+		r.errorf("%s: readonly function", name)
+		r.status = 1
+		return
+	}
+	src := ""
+	if r.source != nil {
+		start, end := int(c.Pos().Offset()), int(c.End().Offset())
+		if start >= 0 && end <= len(r.source.text) && start < end {
+			src = r.source.text[start:end]
+		}
+	}
+	r.funcs[name] = &Func{Name: name, Source: src, body: &stmtNode{stmt: c.Body, src: r.source}}
+	r.status = 0
+}
+
+// callFunc runs function f with args as its positional parameters.
+func (r *Interp) callFunc(f *Func, args []string) {
+	if r.funcDepth >= r.sh.cfg.Limits.MaxDepth {
+		r.fail(1, "%s: maximum function nesting level exceeded (%d)", f.Name, r.sh.cfg.Limits.MaxDepth)
+	}
+	savedParams, savedSrc := r.params, r.source
+	savedLoop := r.loopDepth
+	r.params = args[1:]
+	r.vars.scopes = append(r.vars.scopes, &scope{vars: map[string]*Var{}, fn: f.Name})
+	srcName := "environment" // defined in a -c string
+	if f.body.src != nil && f.body.src.name != "" {
+		srcName = f.body.src.name
+	}
+	r.frames = append(r.frames, frame{fn: f.Name, source: srcName, line: r.lineno})
+	r.funcDepth++
+	r.loopDepth = 0
+	r.source = f.body.src
+	line := r.lineno
+	defer func() {
+		r.funcDepth--
+		r.frames = r.frames[:len(r.frames)-1]
+		r.vars.scopes = r.vars.scopes[:len(r.vars.scopes)-1]
+		r.params, r.source = savedParams, savedSrc
+		r.loopDepth = savedLoop
+		r.lineno = line
+	}()
+	r.stmt(f.body.stmt)
+	if r.returning {
+		r.returning = false
+	}
+	// A RETURN trap reaches functions only with set -T (functrace).
+	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" && r.opts.functrace {
+		status := r.status
+		r.runTrap("RETURN", cmd)
+		r.status = status
+	}
+}
+
+// subshellRun runs f in a subshell and waits for it: its changes to
+// variables, directory and options are lost, its exit ends only it.
+func (r *Interp) subshellRun(f func(sub *Interp)) {
+	release, err := r.sh.cfg.Host.Fork(r.ctx)
+	if err != nil {
+		r.forkFailed(err)
+		return
+	}
+	defer release()
+	sub := r.subshell()
+	defer sub.fds.closeAll()
+	sub.runGuarded(func() { f(sub) })
+	sub.runExitTrap()
+	r.status = sub.status
+	if sub.fatal != nil {
+		r.fatal = sub.fatal
+	}
+}
+
+// forkFailed reports that the process limit stopped a fork, as bash
+// reports a failed fork: the command fails, the script goes on.
+func (r *Interp) forkFailed(err error) {
+	r.errorf("fork: Resource temporarily unavailable")
+	r.status = 254
+}
+
+// runGuarded runs f, turning a panic into the shell's status: an
+// exitError (a limit, the deadline) ends this shell with its status and
+// message; anything else is an internal error, status 2.
+func (r *Interp) runGuarded(f func()) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		if e, ok := p.(*exitError); ok {
+			if e.msg != "" {
+				r.errorf("%s", e.msg)
+			}
+			r.status = e.status
+			if e.fatal {
+				r.fatal = e
+			}
+		} else {
+			r.errorf("internal error: %v", p)
+			r.status = 2
+		}
+		r.exiting = true
+	}()
+	f()
+}
+
+// timeClause runs `time CMD`, printing times as bash does to stderr.
+func (r *Interp) timeClause(c *syntax.TimeClause) {
+	start := time.Now()
+	if c.Stmt != nil {
+		r.stmt(c.Stmt)
+	}
+	d := time.Since(start)
+	if c.PosixFormat {
+		r.writeErr(fmt.Sprintf("real %.2f\nuser %.2f\nsys %.2f\n", d.Seconds(), 0.0, 0.0))
+		return
+	}
+	min := int(d.Minutes())
+	sec := d.Seconds() - float64(min*60)
+	r.writeErr(fmt.Sprintf("\nreal\t%dm%.3fs\nuser\t0m0.000s\nsys\t0m0.000s\n", min, sec))
+}
+
+// background starts st as a job.
+func (r *Interp) background(st *syntax.Stmt) {
+	cp := *st
+	cp.Background, cp.Coprocess = false, false
+	r.startJob(&cp, r.curText(st))
+}
+
+// curText is the source text of a node, for jobs and $BASH_COMMAND.
+func (r *Interp) curText(n syntax.Node) string {
+	if r.source == nil {
+		return ""
+	}
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(r.source.text) || start >= end {
+		return ""
+	}
+	return r.source.text[start:end]
+}
+
+// ctxDone reports whether the Run is over.
+func ctxDone(ctx context.Context) bool { return ctx != nil && ctx.Err() != nil }

@@ -1,0 +1,772 @@
+package shell
+
+import (
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A word expands into fields. While it expands, each byte carries two
+// flags: quoted (never split, never a glob metacharacter) and split
+// (the byte came from an unquoted expansion, so IFS splits on it).
+type xbuf struct {
+	b     []byte
+	quote []bool
+	split []bool
+	marks []xmark
+}
+
+// xmark is a position in an xbuf where something happens that bytes
+// cannot say: a field break between "$@" elements, or a quoted empty
+// string that makes a field exist.
+type xmark struct {
+	pos  int
+	kind uint8
+}
+
+const (
+	markBreak uint8 = iota + 1 // end the field here ("$@" elements)
+	markEmpty                  // a field exists here even if empty ("")
+)
+
+func (x *xbuf) add(s string, quoted, split bool) {
+	x.b = append(x.b, s...)
+	for i := 0; i < len(s); i++ {
+		x.quote = append(x.quote, quoted)
+		x.split = append(x.split, split)
+	}
+}
+
+func (x *xbuf) mark(kind uint8) { x.marks = append(x.marks, xmark{len(x.b), kind}) }
+
+// field is one expanded field with the quoted flag of each byte.
+type field struct {
+	b     []byte
+	quote []bool
+}
+
+// expandWords expands words as command arguments: brace expansion, then
+// every expansion, word splitting and pathname expansion.
+func (r *Interp) expandWords(words []*syntax.Word) []string {
+	var out []string
+	for _, w := range words {
+		if s, ok := plainLit(w); ok {
+			out = append(out, s)
+			continue
+		}
+		for _, bw := range r.braceExpand(w) {
+			for _, f := range r.fields(bw, true) {
+				out = r.globField(out, f)
+				if r.exiting {
+					return out
+				}
+			}
+		}
+		if len(out) > r.sh.cfg.Limits.MaxWords {
+			r.fail(1, "expansion would produce more than %d words", r.sh.cfg.Limits.MaxWords)
+		}
+	}
+	return out
+}
+
+// plainLit returns the value of a word that is one literal with nothing
+// to expand: the common case, kept fast.
+func plainLit(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(l.Value, "\\*?[{~]") {
+		return "", false
+	}
+	return l.Value, true
+}
+
+// fields expands one word (after brace expansion) into fields, split on
+// IFS when split is true.
+func (r *Interp) fields(w *syntax.Word, split bool) []field {
+	var x xbuf
+	r.expandParts(&x, w.Parts, false, true)
+	if !split {
+		return []field{{b: x.b, quote: x.quote}}
+	}
+	return r.splitFields(&x)
+}
+
+// splitFields splits an expanded word on IFS, bash's way: IFS whitespace
+// runs separate fields and are trimmed at the ends; each other IFS
+// character ends a field, so two in a row make an empty one.
+func (r *Interp) splitFields(x *xbuf) []field {
+	ifs, ok := r.getScalar("IFS")
+	if !ok {
+		ifs = " \t\n"
+	}
+	var out []field
+	var cur field
+	has := false     // cur exists (content or a quoted empty string)
+	wsEnded := false // whitespace just ended a field
+	mi := 0
+	emit := func() {
+		out = append(out, cur)
+		cur = field{}
+		has = false
+	}
+	for i := 0; i <= len(x.b); i++ {
+		for mi < len(x.marks) && x.marks[mi].pos == i {
+			switch x.marks[mi].kind {
+			case markBreak:
+				if has {
+					emit()
+				} else {
+					out = append(out, field{})
+				}
+				wsEnded = false
+			case markEmpty:
+				has = true
+			}
+			mi++
+		}
+		if i == len(x.b) {
+			break
+		}
+		c := x.b[i]
+		if x.split[i] && !x.quote[i] && ifs != "" && strings.IndexByte(ifs, c) >= 0 {
+			if c == ' ' || c == '\t' || c == '\n' {
+				if has {
+					emit()
+					wsEnded = true
+				}
+				continue
+			}
+			if has {
+				emit()
+			} else if !wsEnded {
+				out = append(out, field{})
+			}
+			wsEnded = false
+			continue
+		}
+		cur.b = append(cur.b, c)
+		cur.quote = append(cur.quote, x.quote[i])
+		has = true
+		wsEnded = false
+	}
+	if has {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// globField adds the pathname expansion of f to out.
+func (r *Interp) globField(out []string, f field) []string {
+	if r.opts.noglob || !hasGlobMeta(f, r.opts.extglob) {
+		return append(out, string(f.b))
+	}
+	pat := escapePattern(f)
+	matches, err := globExpand(pat, r.globOptions(), r.globFS())
+	if err != nil && ctxDone(r.ctx) {
+		panic(&exitError{status: 124, fatal: true})
+	}
+	if err == nil && len(matches) > 0 {
+		return append(out, matches...)
+	}
+	switch {
+	case r.opts.nullglob:
+		return out
+	case r.opts.failglob:
+		r.errorf("no match: %s", string(f.b))
+		r.status = 1
+		r.exiting = !r.interactiveLike() && false
+		panic(errDiscard)
+	}
+	return append(out, string(f.b))
+}
+
+// hasGlobMeta reports whether an unquoted byte of f is a pattern
+// character.
+func hasGlobMeta(f field, extglob bool) bool {
+	for i, c := range f.b {
+		if f.quote[i] {
+			continue
+		}
+		switch c {
+		case '*', '?', '[':
+			return true
+		case '(':
+			if i > 0 && !f.quote[i-1] && strings.IndexByte("?*+@!", f.b[i-1]) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escapePattern turns a field into a pattern where quoted bytes are
+// backslash-escaped (they match themselves).
+func escapePattern(f field) string {
+	var sb strings.Builder
+	for i, c := range f.b {
+		if f.quote[i] || c == '\\' {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+// expandString expands a word without splitting or globbing: for
+// assignments, case words, [[ ]] operands, here-strings.
+func (r *Interp) expandString(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	if s, ok := plainLit(w); ok {
+		return s
+	}
+	var x xbuf
+	r.expandParts(&x, w.Parts, false, false)
+	return string(x.b)
+}
+
+// expandAssignValue expands the value of an assignment: like
+// expandString, with tildes expanded after = and each unquoted ':'.
+func (r *Interp) expandAssignValue(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	if s, ok := plainLit(w); ok {
+		return s
+	}
+	var x xbuf
+	r.expandPartsMode(&x, w.Parts, false, false, true)
+	return string(x.b)
+}
+
+// expandPattern expands a word used as a pattern: quoted parts are
+// escaped so they match literally.
+func (r *Interp) expandPattern(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	var x xbuf
+	r.expandParts(&x, w.Parts, false, false)
+	return escapePattern(field{b: x.b, quote: x.quote})
+}
+
+// expandHeredoc expands a here-document body: parameters, command
+// substitutions and arithmetic, with backslash quoting only $ ` \ and
+// newline.
+func (r *Interp) expandHeredoc(w *syntax.Word) string {
+	var x xbuf
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			x.add(unescapeDquote(l.Value, true), true, false)
+			continue
+		}
+		r.expandParts(&x, []syntax.WordPart{p}, true, false)
+	}
+	return string(x.b)
+}
+
+// expandParts appends the expansion of parts to x. quoted is true inside
+// double quotes; first is true for the start of a word (tilde
+// expansion).
+func (r *Interp) expandParts(x *xbuf, parts []syntax.WordPart, quoted, first bool) {
+	r.expandPartsMode(x, parts, quoted, first, false)
+}
+
+func (r *Interp) expandPartsMode(x *xbuf, parts []syntax.WordPart, quoted, first, assign bool) {
+	for i, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if quoted {
+				x.add(unescapeDquote(v, false), true, false)
+				continue
+			}
+			if (first && i == 0) || assign {
+				v = r.expandTildes(x, v, i == 0, assign)
+			}
+			addUnquotedLit(x, v)
+		case *syntax.SglQuoted:
+			v := p.Value
+			if p.Dollar {
+				v = ansiC(v)
+			}
+			x.add(v, true, false)
+			if v == "" {
+				x.mark(markEmpty)
+			}
+		case *syntax.DblQuoted:
+			if len(p.Parts) == 0 {
+				x.mark(markEmpty)
+				continue
+			}
+			// "$@" with no parameters makes no field at all.
+			if !isQuotedAtOnly(p) {
+				x.mark(markEmpty)
+			}
+			r.expandParts(x, p.Parts, true, false)
+		case *syntax.ParamExp:
+			r.expandParam(x, p, quoted)
+		case *syntax.CmdSubst:
+			out := r.cmdSubst(p)
+			x.add(out, quoted, !quoted)
+		case *syntax.ArithmExp:
+			v, ok := r.arithNode(p.X, arithStart(p), p.Right.Offset())
+			if !ok {
+				panic(errDiscard)
+			}
+			x.add(strconv.FormatInt(v, 10), quoted, !quoted)
+		case *syntax.ProcSubst:
+			x.add(r.procSubst(p), quoted, false)
+		case *syntax.ExtGlob:
+			x.add(p.Op.String()+p.Pattern.Value+")", quoted, false)
+		case *syntax.BraceExp:
+			// Left over when brace expansion did not apply.
+			var sb strings.Builder
+			syntax.NewPrinter().Print(&sb, &syntax.Word{Parts: []syntax.WordPart{p}})
+			x.add(sb.String(), quoted, false)
+		default:
+			r.fail(2, "unsupported word part %T", p)
+		}
+	}
+}
+
+// arithStart is the offset of the expression inside $(( )) or $[ ].
+func arithStart(p *syntax.ArithmExp) uint {
+	if p.Bracket {
+		return p.Left.Offset() + 2
+	}
+	return p.Left.Offset() + 3
+}
+
+// isQuotedAtOnly reports whether a double-quoted part is exactly "$@" or
+// "${a[@]}" (possibly with operators), which may expand to no field.
+func isQuotedAtOnly(q *syntax.DblQuoted) bool {
+	if len(q.Parts) != 1 {
+		return false
+	}
+	pe, ok := q.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Length || pe.Excl && pe.Names == 0 && pe.Index == nil {
+		return false
+	}
+	if pe.Param != nil && pe.Param.Value == "@" {
+		return true
+	}
+	if pe.Excl && pe.Names == syntax.NamesPrefixWords {
+		return true
+	}
+	if pe.Index != nil {
+		if w, ok := pe.Index.(*syntax.Word); ok && w.Lit() == "@" {
+			return true
+		}
+	}
+	return false
+}
+
+// addUnquotedLit adds a literal written outside quotes: a backslash
+// quotes the next byte.
+func addUnquotedLit(x *xbuf, v string) {
+	if strings.IndexByte(v, '\\') < 0 {
+		x.add(v, false, false)
+		return
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			i++
+			if v[i] == '\n' {
+				continue
+			}
+			x.add(v[i:i+1], true, false)
+			continue
+		}
+		x.add(v[i:i+1], false, false)
+	}
+}
+
+// unescapeDquote removes the backslashes that quote $ ` " \ and newline
+// inside double quotes (only $ ` \ and newline in a here-document).
+func unescapeDquote(v string, heredoc bool) string {
+	if strings.IndexByte(v, '\\') < 0 {
+		return v
+	}
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			n := v[i+1]
+			switch {
+			case n == '\n':
+				i++
+				continue
+			case n == '$' || n == '`' || n == '\\' || (n == '"' && !heredoc):
+				sb.WriteByte(n)
+				i++
+				continue
+			}
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+// expandTildes expands a leading ~ (and, in assignments, each ~ after an
+// unquoted ':' or the first '='), adding quoted text for what it
+// replaced.
+func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign bool) string {
+	expand1 := func(s string) (string, bool) {
+		// s starts with ~; it ends at the first '/' (or ':' in assignments).
+		end := strings.IndexByte(s, '/')
+		if assign {
+			if j := strings.IndexByte(s, ':'); j >= 0 && (end < 0 || j < end) {
+				end = j
+			}
+		}
+		if end < 0 {
+			end = len(s)
+		}
+		user := s[1:end]
+		var home string
+		switch user {
+		case "":
+			h, ok := r.getScalar("HOME")
+			if !ok {
+				home = "/home/user"
+			} else {
+				home = h
+			}
+		case "+":
+			home, _ = r.getScalar("PWD")
+		case "-":
+			h, ok := r.getScalar("OLDPWD")
+			if !ok {
+				return "", false
+			}
+			home = h
+		case "user":
+			home = "/home/user"
+		case "root":
+			home = "/root"
+		default:
+			return "", false
+		}
+		return home + "\x00" + s[end:], true
+	}
+	if atStart && strings.HasPrefix(v, "~") {
+		if out, ok := expand1(v); ok {
+			home, rest, _ := strings.Cut(out, "\x00")
+			x.add(home, true, false)
+			if !assign {
+				return rest
+			}
+			v = rest
+		}
+	}
+	if !assign || !strings.Contains(v, "~") {
+		return v
+	}
+	// In an assignment value: after each ':' (and '=' for declare args).
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '~' && i > 0 && (v[i-1] == ':' || v[i-1] == '=') {
+			if out, ok := expand1(v[i:]); ok {
+				home, rest, _ := strings.Cut(out, "\x00")
+				addUnquotedLit(x, sb.String())
+				sb.Reset()
+				x.add(home, true, false)
+				v = rest
+				i = -1
+				continue
+			}
+		}
+		sb.WriteByte(v[i])
+	}
+	return sb.String()
+}
+
+// ansiC decodes the escapes of a $'...' string.
+func ansiC(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			sb.WriteByte(7)
+		case 'b':
+			sb.WriteByte(8)
+		case 'e', 'E':
+			sb.WriteByte(27)
+		case 'f':
+			sb.WriteByte(12)
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'v':
+			sb.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			sb.WriteByte(e)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				sb.WriteByte(s[i] & 0x1f)
+			} else {
+				sb.WriteString("\\c")
+			}
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
+				continue
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if e == 'x' {
+				sb.WriteByte(byte(v))
+			} else {
+				sb.WriteRune(rune(v))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 32)
+			sb.WriteByte(byte(v))
+			i = j - 1
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(e)
+		}
+	}
+	return sb.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// braceExpand performs brace expansion on w, giving one or more words.
+func (r *Interp) braceExpand(w *syntax.Word) []*syntax.Word {
+	hasBrace := false
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			hasBrace = true
+			break
+		}
+	}
+	if !hasBrace || r.opts.noBrace {
+		return []*syntax.Word{w}
+	}
+	cp := &syntax.Word{Parts: make([]syntax.WordPart, len(w.Parts))}
+	for i, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			c := *l
+			p = &c
+		}
+		cp.Parts[i] = p
+	}
+	if !syntax.SplitBraces(cp) {
+		return []*syntax.Word{w}
+	}
+	if n := braceCount(cp); n > float64(r.sh.cfg.Limits.MaxWords) {
+		r.fail(1, "brace expansion would produce %s words (limit %d)", approxCount(n), r.sh.cfg.Limits.MaxWords)
+	}
+	var out []*syntax.Word
+	r.braceWords(cp, &out)
+	return out
+}
+
+func (r *Interp) braceWords(w *syntax.Word, out *[]*syntax.Word) {
+	for i, p := range w.Parts {
+		be, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		var items []*syntax.Word
+		if be.Sequence {
+			items = braceSequence(be)
+			if items == nil {
+				// Not a valid sequence: the text stays.
+				var sb strings.Builder
+				syntax.NewPrinter().Print(&sb, &syntax.Word{Parts: []syntax.WordPart{be}})
+				items = []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: sb.String()}}}}
+			}
+		} else {
+			items = be.Elems
+		}
+		for _, it := range items {
+			parts := make([]syntax.WordPart, 0, len(w.Parts)+len(it.Parts))
+			parts = append(parts, w.Parts[:i]...)
+			parts = append(parts, it.Parts...)
+			parts = append(parts, w.Parts[i+1:]...)
+			r.braceWords(&syntax.Word{Parts: parts}, out)
+			if len(*out) > r.sh.cfg.Limits.MaxWords {
+				r.fail(1, "brace expansion would produce more than %d words", r.sh.cfg.Limits.MaxWords)
+			}
+		}
+		return
+	}
+	*out = append(*out, w)
+}
+
+// braceSequence generates {x..y[..incr]}.
+func braceSequence(be *syntax.BraceExp) []*syntax.Word {
+	if len(be.Elems) < 2 {
+		return nil
+	}
+	from, to := be.Elems[0].Lit(), be.Elems[1].Lit()
+	step := int64(1)
+	if len(be.Elems) > 2 {
+		s, err := strconv.ParseInt(be.Elems[2].Lit(), 10, 64)
+		if err != nil {
+			return nil
+		}
+		step = s
+	}
+	if step < 0 {
+		step = -step
+	}
+	if step == 0 {
+		step = 1
+	}
+	lit := func(s string) *syntax.Word { return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}} }
+	var out []*syntax.Word
+	x, err1 := strconv.ParseInt(from, 10, 64)
+	y, err2 := strconv.ParseInt(to, 10, 64)
+	if err1 == nil && err2 == nil {
+		width := 0
+		pad := func(s string) bool {
+			s = strings.TrimPrefix(s, "-")
+			return len(s) > 1 && s[0] == '0'
+		}
+		if pad(from) || pad(to) {
+			width = max(len(from), len(to))
+		}
+		if (y-x)/step > DefaultMaxWords {
+			return []*syntax.Word{lit("")}
+		}
+		for v := x; (x <= y && v <= y) || (x > y && v >= y); {
+			s := strconv.FormatInt(v, 10)
+			if width > 0 {
+				neg := v < 0
+				d := strings.TrimPrefix(s, "-")
+				w := width
+				if neg {
+					w--
+				}
+				for len(d) < w {
+					d = "0" + d
+				}
+				if neg {
+					d = "-" + d
+				}
+				s = d
+			}
+			out = append(out, lit(s))
+			if x <= y {
+				v += step
+			} else {
+				v -= step
+			}
+		}
+		return out
+	}
+	if len(from) == 1 && len(to) == 1 && isLetter(from[0]) && isLetter(to[0]) {
+		a, b := int64(from[0]), int64(to[0])
+		for v := a; (a <= b && v <= b) || (a > b && v >= b); {
+			out = append(out, lit(string(rune(v))))
+			if a <= b {
+				v += step
+			} else {
+				v -= step
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// braceCount is how many words brace expansion of w makes, counted
+// before making them.
+func braceCount(w *syntax.Word) float64 {
+	total := 1.0
+	for _, p := range w.Parts {
+		b, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		n := 1.0
+		if b.Sequence {
+			if items := braceSequenceSize(b); items >= 0 {
+				n = items
+			}
+		} else {
+			n = 0
+			for _, e := range b.Elems {
+				n += braceCount(e)
+			}
+		}
+		total *= n
+		if total > 1e15 {
+			return total
+		}
+	}
+	return total
+}
+
+// braceSequenceSize counts {x..y..s} without generating it; -1 if it is
+// not a valid sequence.
+func braceSequenceSize(b *syntax.BraceExp) float64 {
+	if len(b.Elems) < 2 {
+		return -1
+	}
+	from, to := b.Elems[0].Lit(), b.Elems[1].Lit()
+	step := 1.0
+	if len(b.Elems) > 2 {
+		s, err := strconv.ParseFloat(b.Elems[2].Lit(), 64)
+		if err != nil {
+			return -1
+		}
+		if s != 0 {
+			step = max(s, -s)
+		}
+	}
+	x, err1 := strconv.ParseFloat(from, 64)
+	y, err2 := strconv.ParseFloat(to, 64)
+	if err1 != nil || err2 != nil {
+		if len(from) == 1 && len(to) == 1 {
+			x, y = float64(from[0]), float64(to[0])
+		} else {
+			return -1
+		}
+	}
+	return float64(int64(max(x-y, y-x)/step)) + 1
+}
+
+func approxCount(n float64) string {
+	if n >= 1e15 {
+		return "more than 10^15"
+	}
+	return strconv.FormatFloat(n, 'f', 0, 64)
+}

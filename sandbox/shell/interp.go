@@ -1,0 +1,451 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+)
+
+// Host is everything the interpreter needs from the sandbox beyond the
+// VFS. It is the only way out of the shell.
+type Host interface {
+	// Exec runs the executable VFS file at path (absolute, found and
+	// checked by the shell) with args, the environment env (KEY=VALUE)
+	// and working directory dir, and returns its exit status.
+	Exec(ctx context.Context, p *Process) int
+	// Fork accounts one more process — a subshell, a pipeline stage, a
+	// background job — against the sandbox's limits. release is called
+	// when it ends. An error means the process cannot start (the shell
+	// reports it as bash reports a failed fork).
+	Fork(ctx context.Context) (release func(), err error)
+	// Check is called before every command the shell runs. A non-nil
+	// error ends the Run (deadline, a limit crossed); it may also yield
+	// to the host's event loop.
+	Check(ctx context.Context) error
+}
+
+// Process is a program the shell starts.
+type Process struct {
+	Path  string   // the executable VFS file, absolute
+	Args  []string // Args[0] is the name it was called by
+	Env   []string // KEY=VALUE, sorted
+	Dir   string   // the working directory
+	Stdio Stdio
+	// SlotHeld is true when the program runs in the process slot of the
+	// subshell that starts it (a pipeline stage or job running one
+	// command, which a real shell would exec): Host.Exec must not count
+	// it again.
+	SlotHeld bool
+}
+
+// Stdio is the standard streams of a program the shell starts. A stream
+// that is a VFS file or pipe is a *vfs.File, so the program sees a file.
+type Stdio struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// Config configures a new Interp.
+type Config struct {
+	Host Host
+	FS   *vfs.FS
+	// Env is the initial environment, KEY=VALUE, all exported.
+	Env []string
+	// Dir is the absolute working directory.
+	Dir string
+	// Now is the sandbox clock; nil means time.Now.
+	Now func() time.Time
+	// Seed seeds $RANDOM.
+	Seed uint64
+	// Pid is $$ of this shell; 0 gives a fresh one. PPid is $PPID.
+	Pid, PPid int
+	// Pids hands out process ids for subshells and jobs; nil means a
+	// counter private to the shell.
+	Pids func() int
+	// Limits bound the shell's own memory and stack; zero fields take
+	// their defaults.
+	Limits Limits
+}
+
+// Limits bound the shell's own work in the host.
+type Limits struct {
+	// MaxStringBytes bounds one value an expansion produces (a variable,
+	// a command substitution's output, a printf result).
+	MaxStringBytes int
+	// MaxWords bounds the words one expansion produces (brace expansion,
+	// globbing, "${a[@]}").
+	MaxWords int
+	// MaxDepth bounds nested function calls, sources, evals and
+	// subshells.
+	MaxDepth int
+}
+
+// Defaults for Limits.
+const (
+	DefaultMaxStringBytes = 64 << 20
+	DefaultMaxWords       = 1 << 20
+	DefaultMaxDepth       = 1000
+)
+
+// Func is a shell function.
+type Func struct {
+	Name     string
+	Source   string // the text of the definition, for declare -f and snapshots
+	body     *stmtNode
+	readonly bool
+}
+
+// shared is what a shell and all its subshells have in common.
+type shared struct {
+	cfg     Config
+	nextPid atomic.Int64
+	pidFn   func() int
+	procSub atomic.Int64
+}
+
+// Interp is one bash shell: its variables, functions, options and file
+// descriptors. An Interp runs one thing at a time; subshells, pipeline
+// stages and jobs run on copies.
+type Interp struct {
+	sh *shared
+
+	vars     *varStore
+	funcs    map[string]*Func
+	aliases  map[string]string
+	opts     options
+	traps    map[string]string
+	dir      string
+	dirStack []string
+	fds      *fdTable
+	params   []string
+	arg0     string
+	pid      int // $$
+	ppid     int
+	bashpid  int
+	jobs     *jobTable
+	rand     uint32 // $RANDOM state
+	started  time.Time
+	hashes   map[string]string
+
+	// Execution state of the current Run.
+	ctx                    context.Context
+	status                 int
+	lastArg                string
+	lastBg                 int
+	depth                  int // function calls, sources, evals
+	funcDepth              int
+	subDepth               int // subshell nesting, for $BASH_SUBSHELL
+	loopDepth              int
+	brk, cont              int
+	returning              bool
+	exiting                bool
+	exited                 bool
+	noErrExit              int // >0 inside conditions, where errexit is off
+	errTrapOff             int
+	inTrap                 string
+	lineno                 int
+	curCmd                 string
+	frames                 []frame
+	source                 *sourceFile
+	pipeStatus             []int
+	pending                *pendingSignals
+	fatal                  error // an internal error or limit that ends the Run
+	isSubshell             bool
+	lineBase               int        // line offset inside eval
+	arith                  arithStack // recursion budget of arithmetic
+	substStatus            int        // status of the last command substitution, -1 if none
+	aliasDepth             int
+	brokenPipe             bool // a write found its pipe's reader gone (SIGPIPE)
+	procSubsts             []procSub
+	secondsAt              time.Time
+	sourceDepth            int
+	umask                  uint32
+	disabled               map[string]bool // builtins turned off by enable -n
+	completeSpecs          map[string]string
+	getoptsInd, getoptsSub int
+	cmdString              bool   // running a -c string ($- has c)
+	mainSource             string // the last element of BASH_SOURCE: the script, or "" for -c
+	slotFree               bool   // this subshell holds a process slot its one program may use
+}
+
+// frame is one function call, for FUNCNAME, BASH_SOURCE and BASH_LINENO.
+type frame struct {
+	fn     string
+	source string
+	line   int // line of the call
+}
+
+// pendingSignals are signals sent to this shell (kill -USR1 $$) waiting
+// to be handled between commands.
+type pendingSignals struct {
+	mu   sync.Mutex
+	sigs []int
+}
+
+func (p *pendingSignals) add(sig int) {
+	p.mu.Lock()
+	p.sigs = append(p.sigs, sig)
+	p.mu.Unlock()
+}
+
+func (p *pendingSignals) take() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.sigs
+	p.sigs = nil
+	return s
+}
+
+// New makes a shell.
+func New(cfg Config) (*Interp, error) {
+	if cfg.Host == nil || cfg.FS == nil {
+		return nil, errors.New("shell: Config needs a Host and an FS")
+	}
+	if cfg.Dir == "" {
+		cfg.Dir = "/"
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Limits.MaxStringBytes <= 0 {
+		cfg.Limits.MaxStringBytes = DefaultMaxStringBytes
+	}
+	if cfg.Limits.MaxWords <= 0 {
+		cfg.Limits.MaxWords = DefaultMaxWords
+	}
+	if cfg.Limits.MaxDepth <= 0 {
+		cfg.Limits.MaxDepth = DefaultMaxDepth
+	}
+	sh := &shared{cfg: cfg}
+	sh.nextPid.Store(int64(max(cfg.Pid, 1)))
+	sh.pidFn = cfg.Pids
+	if sh.pidFn == nil {
+		sh.pidFn = func() int { return int(sh.nextPid.Add(1)) }
+	}
+	r := &Interp{
+		sh:      sh,
+		vars:    newVarStore(),
+		funcs:   map[string]*Func{},
+		aliases: map[string]string{},
+		traps:   map[string]string{},
+		dir:     cfg.Dir,
+		fds:     newFdTable(),
+		arg0:    "bash",
+		jobs:    &jobTable{},
+		started: cfg.Now(),
+		hashes:  map[string]string{},
+		pending: &pendingSignals{},
+		rand:    uint32(cfg.Seed),
+		umask:   0o022,
+	}
+	r.pid = cfg.Pid
+	if r.pid == 0 {
+		r.pid = sh.pidFn()
+	}
+	r.bashpid = r.pid
+	r.ppid = cfg.PPid
+	r.opts = defaultOptions()
+	for _, kv := range cfg.Env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !validName(k) {
+			continue
+		}
+		r.vars.global().vars[k] = &Var{Attr: AttrExport, Set: true, Str: v}
+	}
+	r.initVars()
+	return r, nil
+}
+
+// initVars sets the variables bash itself sets at start.
+func (r *Interp) initVars() {
+	g := r.vars.global().vars
+	setIfUnset := func(name, val string) {
+		if _, ok := g[name]; !ok {
+			g[name] = &Var{Set: true, Str: val}
+		}
+	}
+	lvl := 1
+	if v, ok := g["SHLVL"]; ok {
+		if n, err := strconv.Atoi(v.Str); err == nil {
+			lvl = n + 1
+		}
+	}
+	g["SHLVL"] = &Var{Attr: AttrExport, Set: true, Str: strconv.Itoa(lvl)}
+	g["PWD"] = &Var{Attr: AttrExport, Set: true, Str: r.dir}
+	setIfUnset("IFS", " \t\n")
+	setIfUnset("PS1", `\s-\v\$ `)
+	setIfUnset("PS2", "> ")
+	setIfUnset("PS4", "+ ")
+	setIfUnset("OPTIND", "1")
+	setIfUnset("HOSTNAME", "wasmsand")
+	setIfUnset("HOSTTYPE", "wasm32")
+	setIfUnset("OSTYPE", "linux-gnu")
+	setIfUnset("MACHTYPE", "wasm32-wasmsand-linux-gnu")
+	g["BASH_VERSION"] = &Var{Set: true, Str: bashVersion}
+	g["BASH_VERSINFO"] = &Var{Attr: AttrIndexed | AttrReadonly, Set: true, Index: &IndexedArray{Elems: []IndexedElem{
+		{0, "5"}, {1, "2"}, {2, "15"}, {3, "1"}, {4, "release"}, {5, "wasm32-wasmsand-linux-gnu"}}}}
+	g["BASH"] = &Var{Set: true, Str: "/bin/bash"}
+	setIfUnset("UID", "1000")
+	setIfUnset("EUID", "1000")
+	if v, ok := g["UID"]; ok {
+		v.Attr |= AttrReadonly
+	}
+	if v, ok := g["EUID"]; ok {
+		v.Attr |= AttrReadonly
+	}
+	g["PPID"] = &Var{Attr: AttrReadonly, Set: true, Str: strconv.Itoa(r.ppid)}
+}
+
+const bashVersion = "5.2.15(1)-release"
+
+// SetStdio sets fds 0, 1 and 2 of the shell. A nil stream reads EOF or
+// discards.
+func (r *Interp) SetStdio(stdin io.Reader, stdout, stderr io.Writer) {
+	r.fds.set(0, newStreamFd(stdin, nil))
+	r.fds.set(1, newStreamFd(nil, stdout))
+	r.fds.set(2, newStreamFd(nil, stderr))
+}
+
+// Dir is the working directory.
+func (r *Interp) Dir() string { return r.dir }
+
+// Exited reports whether the shell ran `exit` (or ended on a fatal
+// error): a REPL then stops.
+func (r *Interp) Exited() bool { return r.exited }
+
+// Status is $?.
+func (r *Interp) Status() int { return r.status }
+
+// Var returns the value of a variable as $name gives it.
+func (r *Interp) Var(name string) (string, bool) {
+	return r.getScalar(name)
+}
+
+// SetVar assigns a variable in the global scope, exporting it if export.
+func (r *Interp) SetVar(name, value string, export bool) error {
+	if !validName(name) {
+		return fmt.Errorf("shell: %q is not a valid variable name", name)
+	}
+	if err := r.assign(name, value, false); err != nil {
+		return err
+	}
+	if export {
+		if v := r.vars.get(name); v != nil {
+			v.Attr |= AttrExport
+		}
+	}
+	return nil
+}
+
+// UnsetVar removes a variable.
+func (r *Interp) UnsetVar(name string) { r.unsetVar(name) }
+
+// VarNames lists the names of the shell's variables.
+func (r *Interp) VarNames() []string { return r.vars.names() }
+
+// Environ lists the exported variables as KEY=VALUE, as a program the
+// shell starts would get them.
+func (r *Interp) Environ() []string { return r.environ() }
+
+// Funcs lists the names of the shell's functions.
+func (r *Interp) Funcs() []string {
+	out := make([]string, 0, len(r.funcs))
+	for k := range r.funcs {
+		out = append(out, k)
+	}
+	return out
+}
+
+// IsFunc reports whether name is a function of the shell.
+func (r *Interp) IsFunc(name string) bool { _, ok := r.funcs[name]; return ok }
+
+// Cd changes the working directory as `cd` does.
+func (r *Interp) Cd(dir string) error {
+	abs := r.absPath(dir)
+	st, err := r.sh.cfg.FS.Stat(vfs.RootIno, abs, true)
+	if err != nil {
+		return err
+	}
+	if st.Type != vfs.TypeDir {
+		return fmt.Errorf("%s: not a directory", dir)
+	}
+	r.setDir(abs)
+	return nil
+}
+
+func (r *Interp) setDir(abs string) {
+	old := r.dir
+	r.dir = abs
+	r.setVarQuiet("OLDPWD", old)
+	r.setVarQuiet("PWD", abs)
+}
+
+// setVarQuiet assigns ignoring readonly and type attributes; for the
+// shell's own bookkeeping variables.
+func (r *Interp) setVarQuiet(name, value string) {
+	v, _ := r.vars.lookup(name)
+	if v == nil {
+		r.vars.global().vars[name] = &Var{Set: true, Str: value}
+		return
+	}
+	if v.IsArray() {
+		v.Attr &^= AttrIndexed | AttrAssoc
+		v.Index, v.Assoc = nil, nil
+	}
+	v.Set, v.Str = true, value
+}
+
+// subshell returns a copy of r for a subshell, pipeline stage or job:
+// everything is copied, the file descriptors are shared by reference.
+func (r *Interp) subshell() *Interp {
+	c := *r
+	c.vars = r.vars.clone()
+	c.funcs = make(map[string]*Func, len(r.funcs))
+	for k, v := range r.funcs {
+		c.funcs[k] = v
+	}
+	c.aliases = make(map[string]string, len(r.aliases))
+	for k, v := range r.aliases {
+		c.aliases[k] = v
+	}
+	c.traps = map[string]string{}
+	for k, v := range r.traps {
+		// bash resets traps in subshells, but keeps ignored ones, and
+		// keeps ERR/DEBUG/RETURN only with -E/-T; EXIT is reset.
+		if v == "" || (k == "ERR" && r.opts.errtrace) || ((k == "DEBUG" || k == "RETURN") && r.opts.functrace) {
+			c.traps[k] = v
+		}
+	}
+	c.dirStack = append([]string(nil), r.dirStack...)
+	c.params = append([]string(nil), r.params...)
+	c.fds = r.fds.clone()
+	c.jobs = &jobTable{}
+	c.hashes = map[string]string{}
+	for k, v := range r.hashes {
+		c.hashes[k] = v
+	}
+	c.frames = append([]frame(nil), r.frames...)
+	c.pipeStatus = append([]int(nil), r.pipeStatus...)
+	c.bashpid = r.sh.pidFn()
+	c.subDepth = r.subDepth + 1
+	c.isSubshell = true
+	c.slotFree = true
+	c.pending = &pendingSignals{}
+	c.arith = arithStack{}
+	c.exiting, c.returning, c.exited = false, false, false
+	return &c
+}
+
+// now is the sandbox clock.
+func (r *Interp) now() time.Time { return r.sh.cfg.Now() }
+
+// fs is the sandbox VFS.
+func (r *Interp) fs() *vfs.FS { return r.sh.cfg.FS }

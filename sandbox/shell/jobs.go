@@ -1,0 +1,492 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+)
+
+// pipeline runs a | b | c: every stage in its own subshell, joined by
+// VFS pipes; with lastpipe the last stage runs in this shell.
+func (r *Interp) pipeline(c *syntax.BinaryCmd) {
+	var stages []*syntax.Stmt
+	var stderrToo []bool
+	var flatten func(s *syntax.Stmt, all bool)
+	flatten = func(s *syntax.Stmt, all bool) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Negated && len(s.Redirs) == 0 && !s.Background {
+			flatten(b.X, b.Op == syntax.PipeAll)
+			flatten(b.Y, all)
+			return
+		}
+		stages = append(stages, s)
+		stderrToo = append(stderrToo, all)
+	}
+	flatten(c.X, c.Op == syntax.PipeAll)
+	flatten(c.Y, false)
+
+	n := len(stages)
+	statuses := make([]int, n)
+	var wg sync.WaitGroup
+	var in *fdFile // read end for the next stage
+	lastHere := r.opts.lastpipe
+	for i, st := range stages {
+		var out *fdFile
+		var nextIn *fdFile
+		if i < n-1 {
+			pr, pw := r.fs().Pipe()
+			out, nextIn = newVfsFd(pw), newVfsFd(pr)
+		}
+		if i == n-1 && lastHere {
+			saved := r.fds
+			r.fds = saved.clone()
+			if in != nil {
+				r.fds.set(0, in)
+			}
+			r.stmtSync(st)
+			tbl := r.fds
+			r.fds = saved
+			tbl.closeAll()
+			statuses[i] = r.status
+			break
+		}
+		release, err := r.sh.cfg.Host.Fork(r.ctx)
+		if err != nil {
+			r.forkFailed(err)
+			statuses[i] = r.status
+			if in != nil {
+				in.unref()
+			}
+			if out != nil {
+				out.unref()
+			}
+			in = nextIn
+			continue
+		}
+		sub := r.subshell()
+		if in != nil {
+			sub.fds.set(0, in)
+		}
+		if out != nil {
+			sub.fds.set(1, out)
+			if stderrToo[i] {
+				sub.fds.set(2, out.ref())
+			}
+		}
+		wg.Add(1)
+		go func(i int, sub *Interp, st *syntax.Stmt) {
+			defer wg.Done()
+			defer release()
+			sub.runGuarded(func() { sub.stmtSync(st) })
+			sub.runExitTrap()
+			if sub.brokenPipe {
+				sub.status = 141
+			}
+			statuses[i] = sub.status
+			sub.fds.closeAll()
+		}(i, sub, st)
+		in = nextIn
+	}
+	wg.Wait()
+	if ctxDone(r.ctx) {
+		panic(&exitError{status: 124, fatal: true})
+	}
+	r.pipeStatus = statuses
+	status := statuses[n-1]
+	if r.opts.pipefail {
+		for i := n - 1; i >= 0; i-- {
+			if statuses[i] != 0 {
+				status = statuses[i]
+				break
+			}
+		}
+	}
+	r.status = status
+}
+
+// cmdSubst runs $(...) and returns its output without trailing newlines.
+func (r *Interp) cmdSubst(c *syntax.CmdSubst) string {
+	// $(< file) reads the file.
+	if len(c.Stmts) == 1 {
+		st := c.Stmts[0]
+		if st.Cmd == nil && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn && st.Redirs[0].N == nil {
+			name := r.expandRedirWord(st.Redirs[0].Word)
+			if name == nil {
+				return ""
+			}
+			b, err := r.fs().ReadFile(r.absPath(*name))
+			if err != nil {
+				r.errorf("%s: %s", *name, errnoText(err))
+				r.status = 1
+				return ""
+			}
+			return strings.TrimRight(string(b), "\n")
+		}
+	}
+	release, err := r.sh.cfg.Host.Fork(r.ctx)
+	if err != nil {
+		r.forkFailed(err)
+		return ""
+	}
+	defer release()
+	buf := &limitBuffer{limit: r.sh.cfg.Limits.MaxStringBytes}
+	sub := r.subshell()
+	sub.fds.set(1, newStreamFd(nil, buf))
+	sub.runGuarded(func() { sub.stmts(c.Stmts) })
+	sub.runExitTrap()
+	sub.fds.closeAll()
+	r.status = sub.status
+	r.substStatus = sub.status
+	if ctxDone(r.ctx) {
+		panic(&exitError{status: 124, fatal: true})
+	}
+	out := buf.b.Bytes()
+	if bytes.IndexByte(out, 0) >= 0 {
+		r.errorf("warning: command substitution: ignored null byte in input")
+		out = bytes.ReplaceAll(out, []byte{0}, nil)
+	}
+	return strings.TrimRight(string(out), "\n")
+}
+
+// limitBuffer collects output up to a limit; past it writes fail.
+type limitBuffer struct {
+	mu    sync.Mutex
+	b     bytes.Buffer
+	limit int
+	over  bool
+}
+
+func (l *limitBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if room := l.limit - l.b.Len(); len(p) > room {
+		l.over = true
+		l.b.Write(p[:room])
+		return room, errOutputFull
+	}
+	return l.b.Write(p)
+}
+
+// errOutputFull is what a writer to a full command substitution sees: a
+// closed pipe, so `x=$(yes)` stops like `yes | head -c N`.
+var errOutputFull = fmt.Errorf("command substitution: output limit reached: %w", io.ErrClosedPipe)
+
+// procSubst starts <(cmd) or >(cmd) and returns the /dev/fd/N path its
+// FIFO has in the VFS. The FIFO is removed when the Run's command that
+// used it ends.
+func (r *Interp) procSubst(p *syntax.ProcSubst) string {
+	var name string
+	for {
+		n := 63 + int(r.sh.procSub.Add(1)) - 1
+		name = "/dev/fd/" + strconv.Itoa(n)
+		if _, err := r.fs().Stat(vfs.RootIno, name, false); err != nil {
+			break
+		}
+	}
+	_ = r.fs().MkdirAll("/dev/fd", 0o755)
+	if err := r.fs().Mkfifo(vfs.RootIno, name, 0o600); err != nil {
+		r.errorf("cannot make pipe for process substitution: %s", errnoText(err))
+		return ""
+	}
+	reading := p.Op == syntax.CmdIn // <(cmd): cmd writes, we read
+	release, err := r.sh.cfg.Host.Fork(r.ctx)
+	if err != nil {
+		r.forkFailed(err)
+		return name
+	}
+	sub := r.subshell()
+	flags := vfs.OWrite
+	if !reading {
+		flags = vfs.ORead
+	}
+	fs := r.fs()
+	ctx := r.ctx
+	done := make(chan struct{})
+	r.procSubsts = append(r.procSubsts, procSub{name: name, done: done})
+	go func() {
+		defer close(done)
+		defer release()
+		f, err := fs.Open(vfs.RootIno, name, flags, 0)
+		if err != nil {
+			return
+		}
+		d := newVfsFd(f)
+		if reading {
+			sub.fds.set(1, d)
+		} else {
+			sub.fds.set(0, d)
+		}
+		sub.ctx = ctx
+		sub.runGuarded(func() { sub.stmts(p.Stmts) })
+		sub.fds.closeAll()
+	}()
+	return name
+}
+
+// procSub is a running process substitution.
+type procSub struct {
+	name string
+	done chan struct{}
+}
+
+// cleanProcSubsts unlinks the FIFOs of finished process substitutions.
+func (r *Interp) cleanProcSubsts() {
+	for _, p := range r.procSubsts {
+		_ = r.fs().Unlink(vfs.RootIno, p.name)
+	}
+	r.procSubsts = nil
+}
+
+// job is a background job.
+type job struct {
+	id     int
+	pid    int
+	cmd    string
+	done   chan struct{}
+	status int
+	cancel context.CancelCauseFunc
+	sig    int // the signal that ended it, if any
+}
+
+// jobTable is a shell's background jobs.
+type jobTable struct {
+	mu   sync.Mutex
+	list []*job
+	next int
+}
+
+func (t *jobTable) add(j *job) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next++
+	j.id = t.next
+	t.list = append(t.list, j)
+}
+
+func (t *jobTable) remove(j *job) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, x := range t.list {
+		if x == j {
+			t.list = append(t.list[:i], t.list[i+1:]...)
+			break
+		}
+	}
+	if len(t.list) == 0 {
+		t.next = 0
+	}
+}
+
+func (t *jobTable) all() []*job {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]*job(nil), t.list...)
+}
+
+// signalError is the cause of a job's context when kill ends it.
+type signalError struct{ sig int }
+
+func (s signalError) Error() string { return "killed by signal " + strconv.Itoa(s.sig) }
+
+// startJob runs st in the background.
+func (r *Interp) startJob(st *syntax.Stmt, text string) *job {
+	release, err := r.sh.cfg.Host.Fork(r.ctx)
+	if err != nil {
+		r.forkFailed(err)
+		return nil
+	}
+	ctx, cancel := context.WithCancelCause(r.ctx)
+	sub := r.subshell()
+	sub.ctx = ctx
+	j := &job{pid: sub.bashpid, cmd: text, done: make(chan struct{}), cancel: cancel}
+	// A background job's stdin is /dev/null unless redirected.
+	if !r.opts.monitor {
+		if f, err := r.fs().Open(vfs.RootIno, "/dev/null", vfs.ORead, 0); err == nil {
+			sub.fds.set(0, newVfsFd(f))
+		}
+	}
+	r.jobs.add(j)
+	r.lastBg = j.pid
+	go func() {
+		defer close(j.done)
+		defer release()
+		sub.runGuarded(func() { sub.stmtSync(st) })
+		sub.runExitTrap()
+		j.status = sub.status
+		if cause := context.Cause(ctx); cause != nil {
+			if se, ok := cause.(signalError); ok {
+				j.sig = se.sig
+				j.status = 128 + se.sig
+			}
+		}
+		sub.fds.closeAll()
+	}()
+	r.status = 0
+	return j
+}
+
+// coproc runs `coproc [NAME] cmd`: NAME[0] reads its output, NAME[1]
+// writes its input, NAME_PID is its pid.
+func (r *Interp) coproc(c *syntax.CoprocClause) {
+	name := "COPROC"
+	if c.Name != nil {
+		name = r.expandString(c.Name)
+	}
+	outR, outW := r.fs().Pipe()
+	inR, inW := r.fs().Pipe()
+	rfd, wfd := r.fds.lowestFree(60), 0
+	r.fds.set(rfd, newVfsFd(outR))
+	wfd = r.fds.lowestFree(rfd + 1)
+	r.fds.set(wfd, newVfsFd(inW))
+	saved := r.fds
+	r.fds = saved.clone()
+	r.fds.set(0, newVfsFd(inR))
+	r.fds.set(1, newVfsFd(outW))
+	r.fds.close(rfd)
+	r.fds.close(wfd)
+	j := r.startJob(c.Stmt, r.curText(c))
+	tbl := r.fds
+	r.fds = saved
+	tbl.closeAll()
+	a := &IndexedArray{}
+	a.Set(0, strconv.Itoa(rfd))
+	a.Set(1, strconv.Itoa(wfd))
+	r.vars.global().vars[name] = &Var{Attr: AttrIndexed, Set: true, Index: a}
+	if j != nil {
+		r.assignQuiet(name+"_PID", strconv.Itoa(j.pid))
+	}
+	r.status = 0
+}
+
+// waitJob waits for j and returns its status.
+func (r *Interp) waitJob(j *job) int {
+	select {
+	case <-j.done:
+	case <-r.ctx.Done():
+		panic(&exitError{status: 124, fatal: true})
+	}
+	r.jobs.remove(j)
+	return j.status
+}
+
+// findJob resolves a job spec (%1, %%, %+, %-, %name, or a pid).
+func (r *Interp) findJob(spec string) *job {
+	jobs := r.jobs.all()
+	if strings.HasPrefix(spec, "%") {
+		s := spec[1:]
+		if s == "" || s == "%" || s == "+" {
+			if len(jobs) == 0 {
+				return nil
+			}
+			return jobs[len(jobs)-1]
+		}
+		if s == "-" {
+			if len(jobs) < 2 {
+				if len(jobs) == 1 {
+					return jobs[0]
+				}
+				return nil
+			}
+			return jobs[len(jobs)-2]
+		}
+		if n, err := strconv.Atoi(s); err == nil {
+			for _, j := range jobs {
+				if j.id == n {
+					return j
+				}
+			}
+			return nil
+		}
+		for _, j := range jobs {
+			if strings.HasPrefix(j.cmd, strings.TrimPrefix(s, "?")) || strings.HasPrefix(s, "?") && strings.Contains(j.cmd, s[1:]) {
+				return j
+			}
+		}
+		return nil
+	}
+	if pid, err := strconv.Atoi(spec); err == nil {
+		for _, j := range jobs {
+			if j.pid == pid {
+				return j
+			}
+		}
+	}
+	return nil
+}
+
+// runTrap runs a trap's command for sig.
+func (r *Interp) runTrap(sig, cmd string) {
+	saved := r.inTrap
+	savedStatus := r.status
+	r.inTrap = sig
+	r.status = savedStatus
+	r.evalString(cmd, r.sourceName())
+	r.inTrap = saved
+}
+
+// sourceName is the name of the script running, for messages.
+func (r *Interp) sourceName() string {
+	if r.source != nil {
+		return r.source.name
+	}
+	return r.arg0
+}
+
+// evalString runs src in the current shell, as eval does.
+func (r *Interp) evalString(src, name string) {
+	if r.depth >= r.sh.cfg.Limits.MaxDepth {
+		r.fail(1, "eval: maximum nesting level exceeded (%d)", r.sh.cfg.Limits.MaxDepth)
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	file := &sourceFile{name: name, text: src}
+	saved := r.source
+	r.source = file
+	defer func() { r.source = saved }()
+	line := r.lineno
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	f, err := p.Parse(strings.NewReader(src), name)
+	if err != nil {
+		r.syntaxErrorPrefix(err, src, r.evalErrorPrefix())
+		return
+	}
+	// Line numbers inside eval count from the eval's line.
+	r.stmtsAt(f.Stmts, line-1)
+	r.lineno = line
+}
+
+// stmtsAt runs statements whose line numbers are offset by base.
+func (r *Interp) stmtsAt(list []*syntax.Stmt, base int) {
+	for _, st := range list {
+		if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
+			return
+		}
+		r.lineBase = base
+		r.stmt(st)
+	}
+	r.lineBase = 0
+}
+
+// deliver handles a signal sent to this shell: its trap, or the default
+// action (the shell ends with 128+sig).
+func (r *Interp) deliver(sig int) {
+	name := signalName(sig)
+	if cmd, ok := r.traps[name]; ok {
+		if cmd != "" {
+			r.runTrap(name, cmd)
+		}
+		return
+	}
+	if sig == 0 || sig == sigCHLD || sig == sigWINCH || sig == sigURG || sig == sigCONT {
+		return
+	}
+	r.status = 128 + sig
+	r.exiting = true
+}

@@ -1,0 +1,116 @@
+package shell
+
+import (
+	"context"
+	"io"
+	"strings"
+)
+
+// Main runs the shell as the program `bash ARGS...` would run: options
+// (-c, -e, -u, -x, -o NAME, --posix, ...), then a -c string with $0 and
+// the positional parameters, a script file, or a script read from
+// standard input. It returns the exit status. readScript reads a script
+// file (or returns an error message); stdin is read to its end when the
+// script comes from it, at most limit bytes.
+func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit int) int {
+	r.ctx = ctx
+	name := "bash"
+	if len(args) > 0 {
+		name = args[0]
+	}
+	r.arg0 = name
+	rest := args[1:]
+	command := false
+	for len(rest) > 0 && len(rest[0]) > 1 && (rest[0][0] == '-' || rest[0][0] == '+') {
+		a := rest[0]
+		rest = rest[1:]
+		if a == "--" || a == "-" {
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			if a == "--posix" {
+				r.opts.posix = true
+			}
+			continue // --norc, --noprofile and friends mean nothing here
+		}
+		on := a[0] == '-'
+		for _, c := range a[1:] {
+			switch c {
+			case 'c':
+				command = true
+			case 'o':
+				if len(rest) > 0 {
+					r.setLongOption(rest[0], on)
+					rest = rest[1:]
+				}
+			case 'O':
+				if len(rest) > 0 {
+					for _, o := range r.opts.shoptOptions() {
+						if o.name == rest[0] && o.p != nil {
+							*o.p = on
+						}
+					}
+					rest = rest[1:]
+				}
+			case 's', 'i', 'l', 'r':
+			default:
+				if !r.setFlag(byte(c), on) {
+					r.writeErr(name + ": -" + string(c) + ": invalid option\n")
+					return 2
+				}
+			}
+		}
+	}
+	var src string
+	switch {
+	case command:
+		if len(rest) == 0 {
+			r.writeErr(name + ": -c: option requires an argument\n")
+			return 2
+		}
+		src = rest[0]
+		r.cmdString = true
+		if len(rest) > 1 {
+			r.arg0 = rest[1]
+			r.params = append([]string(nil), rest[2:]...)
+		}
+		return r.Run(ctx, src, "")
+	case len(rest) > 0:
+		b, err := r.fs().ReadFile(r.absPath(rest[0]))
+		if err != nil {
+			r.writeErr(name + ": " + rest[0] + ": " + errnoText(err) + "\n")
+			return 127
+		}
+		r.arg0 = rest[0]
+		r.mainSource = rest[0]
+		r.params = append([]string(nil), rest[1:]...)
+		return r.Run(ctx, string(b), rest[0])
+	default:
+		if stdin == nil {
+			return 0
+		}
+		b, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
+		if err != nil {
+			return 1
+		}
+		if len(b) > limit {
+			r.writeErr(name + ": script on standard input is larger than the output limit\n")
+			return 1
+		}
+		return r.Run(ctx, string(b), "")
+	}
+}
+
+// RunScript runs src as the script file name with args as its positional
+// parameters, as `bash name args...` would, in this shell: messages say
+// "name: line N:", $0 is name. $0 and the positional parameters are
+// restored afterwards.
+func (r *Interp) RunScript(ctx context.Context, src, name string, args []string) int {
+	savedArg0, savedParams, savedMain, savedCmd := r.arg0, r.params, r.mainSource, r.cmdString
+	defer func() {
+		r.arg0, r.params, r.mainSource, r.cmdString = savedArg0, savedParams, savedMain, savedCmd
+	}()
+	r.arg0, r.mainSource, r.cmdString = name, name, false
+	r.params = append([]string(nil), args...)
+	return r.Run(ctx, src, name)
+}

@@ -1,0 +1,349 @@
+package shell
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+)
+
+// varFdBase is where {var}> redirections start looking for a free fd:
+// bash 5.2 hands out 11 first (its own fd 10 is taken).
+const varFdBase = 11
+
+// maxFd is the highest file descriptor number the shell accepts, as a
+// default `ulimit -n` would allow.
+const maxFd = 1023
+
+// withRedirs runs f with redirs applied to a copy of the fd table, then
+// restores the table. A failed redirection skips f with status 1.
+func (r *Interp) withRedirs(redirs []*syntax.Redirect, f func()) {
+	if len(redirs) == 0 {
+		f()
+		return
+	}
+	saved := r.fds
+	r.fds = saved.clone()
+	defer func() {
+		tbl := r.fds
+		r.fds = saved
+		tbl.closeAll()
+	}()
+	if !r.redirect(redirs) {
+		r.status = 1
+		return
+	}
+	f()
+}
+
+// redirect applies redirections to r.fds in order. It reports failures
+// itself and returns false after one.
+func (r *Interp) redirect(redirs []*syntax.Redirect) bool {
+	for _, rd := range redirs {
+		if !r.redirectOne(rd) {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
+	// The fd: N>, {var}>, or the operator's default.
+	fd := 1
+	switch rd.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		fd = 0
+	}
+	varName := ""
+	if rd.N != nil {
+		n := rd.N.Value
+		if strings.HasPrefix(n, "{") && strings.HasSuffix(n, "}") {
+			varName = n[1 : len(n)-1]
+		} else {
+			v, err := strconv.Atoi(n)
+			if err != nil || v > maxFd {
+				r.errorf("%s: Bad file descriptor", n)
+				return false
+			}
+			fd = v
+		}
+	}
+	if varName != "" && rd.Op != syntax.DplIn && rd.Op != syntax.DplOut || varName != "" && r.redirWordIsClose(rd) {
+		if r.redirWordIsClose(rd) {
+			s, _ := r.getScalar(varName)
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				r.errorf("%s: Bad file descriptor", s)
+				return false
+			}
+			r.fds.close(n)
+			return true
+		}
+		fd = r.fds.lowestFree(varFdBase)
+		if !r.assignChecked(varName, strconv.Itoa(fd)) {
+			return false
+		}
+	} else if varName != "" {
+		fd = r.fds.lowestFree(varFdBase)
+		if !r.assignChecked(varName, strconv.Itoa(fd)) {
+			return false
+		}
+	}
+
+	switch rd.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		body := ""
+		if rd.Hdoc != nil {
+			hdoc := rd.Hdoc
+			if rd.Op == syntax.DashHdoc {
+				hdoc = stripTabs(hdoc)
+			}
+			if quotedHeredoc(rd.Word) {
+				body = literalWord(hdoc)
+			} else {
+				body = r.expandHeredoc(hdoc)
+			}
+		}
+		r.fds.set(fd, r.stringFd(body))
+		return true
+	case syntax.WordHdoc:
+		s := r.expandString(rd.Word)
+		r.fds.set(fd, r.stringFd(s+"\n"))
+		return true
+	}
+
+	target := r.expandRedirWord(rd.Word)
+	if target == nil {
+		return false
+	}
+	name := *target
+	switch rd.Op {
+	case syntax.DplIn, syntax.DplOut:
+		if name == "-" {
+			r.fds.close(fd)
+			return true
+		}
+		move := strings.HasSuffix(name, "-")
+		src := strings.TrimSuffix(name, "-")
+		n, err := strconv.Atoi(src)
+		if err != nil {
+			if rd.Op == syntax.DplOut && rd.N == nil {
+				// >&word with a non-number is &>word.
+				return r.openRedir(1, name, syntax.RdrAll)
+			}
+			r.errorf("%s: ambiguous redirect", name)
+			return false
+		}
+		d := r.fds.get(n)
+		if d == nil || n > maxFd {
+			r.errorf("%d: Bad file descriptor", n)
+			return false
+		}
+		if n == fd {
+			if move {
+				r.fds.close(n)
+			}
+			return true
+		}
+		r.fds.set(fd, d.ref())
+		if move {
+			r.fds.close(n)
+		}
+		return true
+	}
+	return r.openRedir(fd, name, rd.Op)
+}
+
+// redirWordIsClose reports whether rd is {var}>&- or {var}<&-.
+func (r *Interp) redirWordIsClose(rd *syntax.Redirect) bool {
+	return (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-"
+}
+
+// openRedir opens name for fd with the operator's mode.
+func (r *Interp) openRedir(fd int, name string, op syntax.RedirOperator) bool {
+	if name == "" {
+		r.errorf(": No such file or directory")
+		return false
+	}
+	// The shell's own fds by name, as bash does itself.
+	if d := r.devFd(name); d != nil || isDevFdName(name) {
+		if d == nil {
+			r.errorf("%s: Bad file descriptor", name)
+			return false
+		}
+		r.fds.set(fd, d.ref())
+		if op == syntax.RdrAll || op == syntax.AppAll {
+			r.fds.set(2, d.ref())
+		}
+		return true
+	}
+	var flags vfs.OpenFlag
+	switch op {
+	case syntax.RdrIn:
+		flags = vfs.ORead
+	case syntax.RdrInOut:
+		flags = vfs.ORead | vfs.OWrite | vfs.OCreate
+	case syntax.AppOut, syntax.AppAll:
+		flags = vfs.OWrite | vfs.OCreate | vfs.OAppend
+	case syntax.RdrOut, syntax.RdrAll:
+		flags = vfs.OWrite | vfs.OCreate | vfs.OTrunc
+		if r.opts.noclobber {
+			flags = vfs.OWrite | vfs.OCreate | vfs.OExcl
+			if st, err := r.fs().Stat(vfs.RootIno, r.absPath(name), true); err == nil && st.Type != vfs.TypeRegular {
+				flags = vfs.OWrite
+			}
+		}
+	case syntax.RdrClob:
+		flags = vfs.OWrite | vfs.OCreate | vfs.OTrunc
+	default:
+		r.errorf("unsupported redirection")
+		return false
+	}
+	f, err := r.fs().Open(vfs.RootIno, r.absPath(name), flags, 0o644)
+	if err != nil {
+		if r.opts.noclobber && errors.Is(err, vfs.EEXIST) {
+			r.errorf("%s: cannot overwrite existing file", name)
+			return false
+		}
+		r.errorf("%s: %s", name, errnoText(err))
+		return false
+	}
+	d := newVfsFd(f)
+	r.fds.set(fd, d)
+	if op == syntax.RdrAll || op == syntax.AppAll {
+		r.fds.set(2, d.ref())
+	}
+	return true
+}
+
+// isDevFdName reports whether name is one the shell resolves itself.
+func isDevFdName(name string) bool {
+	if name == "/dev/stdin" || name == "/dev/stdout" || name == "/dev/stderr" {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
+		_, err := strconv.Atoi(rest)
+		return err == nil
+	}
+	return false
+}
+
+// devFd returns the description /dev/stdin, /dev/fd/N and friends name.
+func (r *Interp) devFd(name string) *fdFile {
+	n := -1
+	switch name {
+	case "/dev/stdin":
+		n = 0
+	case "/dev/stdout":
+		n = 1
+	case "/dev/stderr":
+		n = 2
+	default:
+		rest, ok := strings.CutPrefix(name, "/dev/fd/")
+		if !ok {
+			return nil
+		}
+		v, err := strconv.Atoi(rest)
+		if err != nil {
+			return nil
+		}
+		// A process substitution's FIFO lives in the VFS under this name.
+		if _, err := r.fs().Stat(vfs.RootIno, name, true); err == nil {
+			return nil
+		}
+		n = v
+	}
+	return r.fds.get(n)
+}
+
+// stringFd is a description reading s: a here-document or here-string.
+// Bash gives them to programs as a file; so does the shell, through an
+// unlinked VFS file when s fits, so programs can seek it.
+func (r *Interp) stringFd(s string) *fdFile {
+	return newStreamFd(bytes.NewReader([]byte(s)), nil)
+}
+
+// expandRedirWord expands the target of a redirection: one word, or an
+// "ambiguous redirect".
+func (r *Interp) expandRedirWord(w *syntax.Word) *string {
+	if w == nil {
+		return nil
+	}
+	fields := r.expandWords([]*syntax.Word{w})
+	if len(fields) != 1 {
+		r.errorf("%s: ambiguous redirect", r.wordText(w))
+		return nil
+	}
+	return &fields[0]
+}
+
+// wordText is a word as written.
+func (r *Interp) wordText(w *syntax.Word) string {
+	if t := r.curText(w); t != "" {
+		return t
+	}
+	var sb strings.Builder
+	syntax.NewPrinter().Print(&sb, w)
+	return sb.String()
+}
+
+// quotedHeredoc reports whether a here-document's delimiter has quotes,
+// which turns off expansion in its body.
+func quotedHeredoc(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, "\\") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// literalWord is the text of a word made only of literals.
+func literalWord(w *syntax.Word) string {
+	var sb strings.Builder
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			sb.WriteString(l.Value)
+		}
+	}
+	return sb.String()
+}
+
+// stripTabs removes the leading tabs of every line of a <<- body.
+func stripTabs(w *syntax.Word) *syntax.Word {
+	out := &syntax.Word{Parts: make([]syntax.WordPart, len(w.Parts))}
+	atLineStart := true
+	for i, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			out.Parts[i] = p
+			atLineStart = false
+			continue
+		}
+		var sb strings.Builder
+		for j := 0; j < len(l.Value); j++ {
+			c := l.Value[j]
+			if atLineStart && c == '\t' {
+				continue
+			}
+			atLineStart = c == '\n'
+			sb.WriteByte(c)
+		}
+		cp := *l
+		cp.Value = sb.String()
+		out.Parts[i] = &cp
+	}
+	return out
+}
