@@ -260,7 +260,10 @@ func (b *bashRunner) run(c testCase) (outcome, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), caseLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, b.bash, "-c", c.script)
-	cmd.Args[0] = "bash" // $0, which prefixes bash's messages, as in the sandbox
+	// $0, and the prefix of bash's error messages, is the name bash was
+	// started by: "bash", as a user types it and as the sandbox's shell
+	// calls itself, not the host's path to it.
+	cmd.Args[0] = "bash"
 	cmd.Dir = dir
 	cmd.Env = []string{
 		"HOME=" + dir, "PWD=" + dir, "USER=user", "SHELL=/bin/bash",
@@ -320,11 +323,22 @@ func runSandbox(c testCase, toolsDir, cacheDir string, timeout time.Duration) (o
 	if err != nil {
 		return outcome{}, fmt.Errorf("copying %s into the sandbox: %v", filesDir, err)
 	}
-	res, err := sb.Run(ctx, c.script)
+	res, err := runRecovered(ctx, sb, c.script)
 	if err != nil {
 		return outcome{}, fmt.Errorf("Run: %v", err)
 	}
 	return outcome{string(res.Stdout), string(res.Stderr), res.ExitCode}, nil
+}
+
+// runRecovered is sb.Run, with a panic of the shell turned into an error:
+// one case that crashes the interpreter must not end the whole run.
+func runRecovered(ctx context.Context, sb *sandbox.Sandbox, script string) (res *sandbox.RunResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the shell panicked: %v", p)
+		}
+	}()
+	return sb.Run(ctx, script)
 }
 
 // compare returns a description of how got differs from want, or "".
