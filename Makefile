@@ -4,6 +4,7 @@
 #   make test    gofmt, go vet and staticcheck, then every test
 #   make build   build/wasmsand (the native CLI) and build/tools (guest modules)
 #   make package build/npm and the npm package tarball
+#   make cguests python3, sqlite3, wat2wasm (C, from Debian sources) into build/tools
 #   make bench   benchmarks
 
 GO      ?= go
@@ -13,7 +14,7 @@ GOTEST_FLAGS ?= -timeout 20m
 
 VERSION ?= 0.1.0
 
-.PHONY: all build tools cli demo repl run test vet staticcheck bench package clean
+.PHONY: all build tools cli demo repl run test vet staticcheck bench package clean cguests
 
 all: build
 
@@ -24,6 +25,13 @@ cli:
 
 tools:
 	$(GO) run ./wasm/guest/cmd/buildtools -o $(TOOLS)
+	$(GO) run ./wasm/cguest/cmd/buildc -o $(TOOLS) -cached
+
+# CPython (python3), the SQLite shell (sqlite3) and wabt's wat2wasm built for wasm32-wasi from
+# Debian's source packages, cached by content hash in the user cache
+# directory: minutes once, then a copy. Needs the packages .ci/run installs.
+cguests:
+	$(GO) run ./wasm/cguest/cmd/buildc -o $(TOOLS)
 
 # The web terminal: the npm package, xterm.js and a small static server.
 demo: cli package

@@ -30,13 +30,15 @@ type toolSet struct {
 
 	mu      sync.Mutex
 	modules map[string][]byte // module file name → raw bytes
+	placed  map[string]bool   // module file name → its files are in the sandbox (toolfiles.go)
 }
 
 // loadToolSet reads the manifest of the tools in opts.Tools, or else in
 // the host directory opts.ToolsDir, and lists every other NAME.wasm as
 // command NAME. No tools give an empty set (only shell builtins work).
 func loadToolSet(opts Options) (*toolSet, error) {
-	ts := &toolSet{fsys: opts.Tools, where: "Options.Tools", commands: map[string]string{}, modules: map[string][]byte{}}
+	ts := &toolSet{fsys: opts.Tools, where: "Options.Tools", commands: map[string]string{},
+		modules: map[string][]byte{}, placed: map[string]bool{}}
 	if ts.fsys == nil {
 		if opts.ToolsDir == "" {
 			return ts, nil
@@ -161,12 +163,13 @@ func bytesKey(bin []byte, memPages uint32) moduleKey {
 }
 
 type moduleEntry struct {
-	once sync.Once
-	mod  wasm.Module
-	err  error
+	once  sync.Once
+	mod   wasm.Module
+	files []byte // the files the module carries (toolfiles.go), shared by every sandbox
+	err   error
 }
 
-func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, bin func() ([]byte, error), instrumentFn func([]byte) ([]byte, error)) (wasm.Module, error) {
+func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, bin func() ([]byte, error), instrumentFn func([]byte) ([]byte, error)) (wasm.Module, []byte, error) {
 	c.mu.Lock()
 	if c.entries == nil {
 		c.entries = map[moduleKey]*moduleEntry{}
@@ -183,6 +186,7 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 			e.err = err
 			return
 		}
+		raw, e.files = splitToolFiles(raw)
 		inst, err := c.instrumented(raw, key.memPages, instrumentFn)
 		if err != nil {
 			e.err = err
@@ -197,7 +201,7 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 			delete(c.entries, key)
 			c.mu.Unlock()
 		}
-		return nil, e.err
+		return nil, nil, e.err
 	}
-	return e.mod, nil
+	return e.mod, e.files, nil
 }

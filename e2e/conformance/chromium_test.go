@@ -75,7 +75,7 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 		t.Fatal(err)
 	}
 	var out []outcome
-	if err := chrome.Eval(ctx, runCases+"("+string(cj)+", "+options+")", &out); err != nil {
+	if err := chrome.Eval(ctx, runCases+"("+string(cj)+", "+options()+")", &out); err != nil {
 		t.Fatalf("running the cases in Chromium: %v", err)
 	}
 	return out

@@ -22,10 +22,12 @@ import (
 
 // Settings shared by every runtime.
 const (
-	seed      = 7
-	clockMs   = 1767323045000 // 2026-01-02T03:04:05Z
-	timeoutMs = 1000
+	seed    = 7
+	clockMs = 1767323045000 // 2026-01-02T03:04:05Z
 )
+
+// timeoutMs is each case's timeout; python_test.go raises it for Python.
+var timeoutMs = 1000
 
 // testCase is one line of cases.json.
 type testCase struct {
@@ -70,7 +72,7 @@ func runNative(t *testing.T, tools string, cases []testCase) []outcome {
 	for k, c := range cases {
 		sb, err := sandbox.New(context.Background(), sandbox.Options{
 			Seed: seed, Clock: func() time.Time { return clock },
-			Timeout: timeoutMs * time.Millisecond, ToolsDir: tools,
+			Timeout: time.Duration(timeoutMs) * time.Millisecond, ToolsDir: tools,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -103,7 +105,9 @@ func node26(t *testing.T) string {
 }
 
 // options are the Sandbox.create options of the JavaScript runtimes.
-var options = fmt.Sprintf(`{"seed":%d,"clock":%d,"timeoutMs":%d}`, seed, clockMs, timeoutMs)
+func options() string {
+	return fmt.Sprintf(`{"seed":%d,"clock":%d,"timeoutMs":%d}`, seed, clockMs, timeoutMs)
+}
 
 // buildPackage builds the npm package with the given tools into a
 // temporary folder and returns it.
@@ -121,7 +125,7 @@ func buildPackage(t *testing.T, tools string) string {
 func runNode(t *testing.T, tools string, cases []testCase) []outcome {
 	node := node26(t)
 	pkg := buildPackage(t, tools)
-	cmd := exec.Command(node, "run.mjs", options)
+	cmd := exec.Command(node, "run.mjs", options())
 	cmd.Env = append(os.Environ(), "WASMSAND_PKG="+pkg)
 	cmd.Stderr = os.Stderr
 	b, err := cmd.Output()

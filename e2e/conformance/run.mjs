@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 
 const pkg = pathToFileURL(resolve(process.env.WASMSAND_PKG ?? 'build/npm') + '/index.mjs');
 const { Sandbox } = await import(pkg);
-const cases = JSON.parse(await readFile(new URL('cases.json', import.meta.url), 'utf8'));
+// WASMSAND_CASES names another file of cases beside this one (python_test.go).
+const cases = JSON.parse(await readFile(new URL(process.env.WASMSAND_CASES ?? 'cases.json', import.meta.url), 'utf8'));
 const options = JSON.parse(process.argv[2] ?? '{}');
 
 const out = [];

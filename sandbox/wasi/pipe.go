@@ -35,6 +35,24 @@ func (p *pipe) wakeLocked() {
 	p.changed = make(chan struct{})
 }
 
+// readiness tells poll_oneoff whether a read (or a write) would proceed
+// without waiting: bytes to read or no writer left (EOF), room to write or
+// no reader left (EPIPE). When it would wait, notReady is closed at the
+// pipe's next change.
+func (p *pipe) readiness(read bool) (n uint64, en errno, notReady <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case read && p.n > 0:
+		return uint64(p.n), errnoSuccess, nil
+	case read && p.writers.Load() == 0:
+		return 0, errnoSuccess, nil
+	case !read && (p.n < len(p.buf) || p.readers.Load() == 0):
+		return uint64(len(p.buf) - p.n), errnoSuccess, nil
+	}
+	return 0, errnoSuccess, p.changed
+}
+
 // PipeReader is the reading end of a pipe made by Process.Pipe.
 type PipeReader struct{ p *pipe }
 

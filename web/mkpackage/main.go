@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wasmsand/wasmsand/wasm/cguest"
 	"github.com/wasmsand/wasmsand/wasm/guest"
 )
 
@@ -76,6 +77,12 @@ func build(ctx context.Context, out, src, tools, version string) error {
 	if tools == "" {
 		if err := guest.Build(ctx, filepath.Join(out, "tools")); err != nil {
 			return fmt.Errorf("building the tools: %w", err)
+		}
+		// python3 and sqlite3 ship when they are built (make cguests).
+		if dir, ok := cguest.Cached(); ok {
+			if err := cguest.Install(dir, filepath.Join(out, "tools")); err != nil {
+				return fmt.Errorf("adding the C guests: %w", err)
+			}
 		}
 	} else {
 		ents, err := os.ReadDir(tools)

@@ -1,0 +1,1 @@
+/* pwd.h for the SQLite shell under WASI: see shellcompat.h. */
