@@ -542,8 +542,10 @@ func (r *Interp) runSourceNested(src, name string) {
 	saved := r.source
 	r.source = file
 	defer func() { r.source = saved }()
+	ptext, bad := parseText(src)
+	file.bad = bad
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+	err := p.Stmts(strings.NewReader(ptext), func(st *syntax.Stmt) bool {
 		r.stmt(st)
 		return !r.exiting && !r.returning
 	})

@@ -451,8 +451,10 @@ func (r *Interp) evalString(src, name string) {
 	r.source = file
 	defer func() { r.source = saved }()
 	line := r.lineno
+	ptext, bad := parseText(src)
+	file.bad = bad
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	f, err := p.Parse(strings.NewReader(src), name)
+	f, err := p.Parse(strings.NewReader(ptext), name)
 	if err != nil {
 		r.syntaxErrorPrefix(err, src, r.evalErrorPrefix())
 		return

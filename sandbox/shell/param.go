@@ -75,7 +75,7 @@ func (r *Interp) ifsJoiner() string {
 
 // paramResolve evaluates a parameter expansion to its value(s).
 func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
-	if pe.Param == nil {
+	if pe.Param == nil || r.source != nil && r.source.bad[int(pe.Pos().Offset())] {
 		r.badSubst(pe)
 	}
 	name := pe.Param.Value
@@ -366,6 +366,9 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			pat := "?"
 			if pe.Exp.Word != nil && len(pe.Exp.Word.Parts) > 0 {
 				pat = r.expandPattern(pe.Exp.Word)
+			}
+			if r.caseToggle(pe) {
+				return mapVals(pv, func(s string) string { return caseToggle(s, pat, r.patternMode(false), op == syntax.LowerAll) })
 			}
 			return mapVals(pv, func(s string) string { return r.caseMod(s, pat, op) })
 		case syntax.OtherParamOps:

@@ -16,6 +16,7 @@ import (
 type sourceFile struct {
 	name string
 	text string
+	bad  map[int]bool // offsets of ${..} that are bad substitutions (repair.go)
 }
 
 // stmtNode is a function body with the source it came from.
@@ -108,11 +109,13 @@ func (r *Interp) runSource(src, name string) {
 	saved := r.source
 	r.source = file
 	defer func() { r.source = saved }()
+	ptext, bad := parseText(src)
+	file.bad = bad
 	// The whole text parses in the common case. When it does not, bash
 	// still runs what precedes the syntax error: parse statement by
 	// statement then.
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	if f, err := p.Parse(strings.NewReader(src), name); err == nil {
+	if f, err := p.Parse(strings.NewReader(ptext), name); err == nil {
 		skipLine := uint(0)
 		for _, st := range f.Stmts {
 			if r.exiting || r.returning || r.fatal != nil {
@@ -129,13 +132,13 @@ func (r *Interp) runSource(src, name string) {
 	}
 	// What shares the error's line does not run: bash parses a line
 	// whole before running it.
-	_, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	_, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(ptext), name)
 	errLine := uint(1 << 31)
 	var pe syntax.ParseError
 	if errors.As(perr, &pe) && pe.Pos.Line() > 0 {
 		errLine = pe.Pos.Line()
 	}
-	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+	err := p.Stmts(strings.NewReader(ptext), func(st *syntax.Stmt) bool {
 		if r.fatal != nil || st.End().Line() >= errLine {
 			return false
 		}
