@@ -341,9 +341,18 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	}
 	val := r.expandAssignValue(as.Value)
 	if as.Index != nil {
+		raw := r.curText(as.Index)
+		if raw == "@" || raw == "*" {
+			r.errorf("%s[%s]: bad array subscript", name, raw)
+			return false
+		}
 		sub := r.arithSource(as.Index, as.Index.Pos().Offset(), as.Index.End().Offset())
 		if err := r.assignElem(name, sub, val, as.Append); err != nil {
-			r.errorf("%s", err.Error())
+			msg := err.Error()
+			if sub == "" && raw != "" {
+				msg = strings.Replace(msg, "[]:", "["+raw+"]:", 1)
+			}
+			r.errorf("%s", msg)
 			return false
 		}
 		return true

@@ -876,7 +876,7 @@ func builtinLet(r *Interp, args []string) int {
 	var v int64
 	for _, a := range args[1:] {
 		var ok bool
-		v, ok = r.arithString(a)
+		v, ok = r.arithStringPrefix(a, "let: ")
 		if !ok {
 			return 1
 		}

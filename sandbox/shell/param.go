@@ -75,8 +75,11 @@ func (r *Interp) ifsJoiner() string {
 
 // paramResolve evaluates a parameter expansion to its value(s).
 func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
-	if pe.Param == nil || r.source != nil && r.source.bad[int(pe.Pos().Offset())] {
+	if pe.Param == nil {
 		r.badSubst(pe)
+	}
+	if r.source != nil && r.source.bad[int(pe.Pos().Offset())] {
+		r.badRepaired(pe)
 	}
 	name := pe.Param.Value
 	// ${!prefix*} and ${!prefix@}
@@ -224,7 +227,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		v, _ = r.vars.lookup(rname)
 	}
 	pv := paramValue{name: rname, index: idx}
-	if hasIdx && (idx == "@" || idx == "*") {
+	if hasIdx && (idx == "@" || idx == "*") && (pe == nil || pe.Index == nil || isLitAtIndex(pe)) {
 		pv.list, pv.star = true, idx == "*"
 		if v != nil {
 			pv.vals = v.values()
@@ -246,7 +249,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		s, ok := v.Assoc.Get(idx)
 		pv.vals, pv.set = []string{s}, ok
 	case v.Attr&AttrIndexed != 0:
-		i, ok := r.arrayIndex(idx, v)
+		i, ok := r.arrayIndex(rname, idx, v)
 		if !ok {
 			pv.vals = []string{""}
 			return pv
@@ -254,7 +257,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		s, ok := v.Index.Get(i)
 		pv.vals, pv.set = []string{s}, ok
 	default:
-		i, ok := r.arrayIndex(idx, nil)
+		i, ok := r.arrayIndex(rname, idx, nil)
 		if ok && i == 0 {
 			pv.vals, pv.set = []string{v.Str}, v.Set
 		}
@@ -264,10 +267,10 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 
 // arrayIndex evaluates an indexed array subscript; negative indexes
 // count from the end of v. It reports "bad array subscript" itself.
-func (r *Interp) arrayIndex(sub string, v *Var) (int64, bool) {
+func (r *Interp) arrayIndex(name, sub string, v *Var) (int64, bool) {
 	i, ok := r.arithString(sub)
 	if !ok {
-		panic(errDiscard)
+		panic(&exitError{status: 1}) // bash's shell exits
 	}
 	if i < 0 {
 		max := int64(-1)
@@ -276,7 +279,7 @@ func (r *Interp) arrayIndex(sub string, v *Var) (int64, bool) {
 		}
 		i = max + 1 + i
 		if i < 0 {
-			r.errorf("%s: bad array subscript", sub)
+			r.errorf("%s: bad array subscript", name)
 			return 0, false
 		}
 	}

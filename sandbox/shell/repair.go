@@ -284,3 +284,26 @@ func caseToggle(s, pat string, mode patternMode, all bool) string {
 	}
 	return sb.String()
 }
+
+// isLitAtIndex reports whether pe's subscript is a literal @ or *.
+func isLitAtIndex(pe *syntax.ParamExp) bool {
+	w, ok := pe.Index.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	l := w.Lit()
+	return l == "@" || l == "*"
+}
+
+// badRepaired reports a ${..} repairSource marked bad. An unknown
+// ${x@op} ends bash's shell as an unset variable under set -u does.
+func (r *Interp) badRepaired(pe *syntax.ParamExp) {
+	t := r.curText(pe)
+	r.errorf("%s: bad substitution", t)
+	if len(t) > 2 {
+		if n := paramNameLen(t[2:]); n > 0 && strings.HasPrefix(t[2+n:], "@") {
+			panic(&exitError{status: 1, unbound: true})
+		}
+	}
+	panic(errDiscard)
+}
