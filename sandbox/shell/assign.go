@@ -342,7 +342,7 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	val := r.expandAssignValue(as.Value)
 	if as.Index != nil {
 		raw := r.curText(as.Index)
-		if raw == "@" || raw == "*" {
+		if v := r.vars.get(name); (raw == "@" || raw == "*") && (v == nil || v.Attr&AttrAssoc == 0) {
 			r.errorf("%s[%s]: bad array subscript", name, raw)
 			return false
 		}
@@ -353,15 +353,25 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 				msg = strings.Replace(msg, "[]:", "["+raw+"]:", 1)
 			}
 			r.errorf("%s", msg)
+			fatalArithErr(err)
 			return false
 		}
 		return true
 	}
 	if err := r.assign(name, val, as.Append); err != nil {
 		r.errorf("%s", err.Error())
+		fatalArithErr(err)
 		return false
 	}
 	return true
+}
+
+// fatalArithErr ends the shell after an arithmetic error in assigning to
+// an integer variable, as bash does.
+func fatalArithErr(err error) {
+	if strings.Contains(err.Error(), "(error token is") {
+		panic(&exitError{status: 1})
+	}
 }
 
 // assignArray performs a=(...) or a+=(...).
