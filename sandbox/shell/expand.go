@@ -116,9 +116,12 @@ func (r *Interp) splitFields(x *xbuf) []field {
 		for mi < len(x.marks) && x.marks[mi].pos == i {
 			switch x.marks[mi].kind {
 			case markBreak:
+				// Unquoted elements split as if joined with the first
+				// IFS character: an empty one is a field only when that
+				// character is not whitespace.
 				if has {
 					emit()
-				} else {
+				} else if ifs != "" && strings.IndexByte(" \t\n", ifs[0]) < 0 {
 					out = append(out, field{})
 				}
 				wsEnded = false
