@@ -112,7 +112,7 @@ func builtinEcho(r *Interp, args []string) int {
 	}
 	s := strings.Join(args, " ")
 	if escapes {
-		out, _, _ := bashprintf.Format("%b", []string{s})
+		out, _, _ := bashprintf.Format("%b", []string{echoOctal(s)})
 		if strings.Contains(s, `\c`) {
 			return r.writeOut("echo", out)
 		}

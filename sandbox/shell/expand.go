@@ -495,6 +495,15 @@ func ansiC(s string) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}
+	// bash's strings end at a NUL.
+	out := ansiCFull(s)
+	if i := strings.IndexByte(out, 0); i >= 0 {
+		out = out[:i]
+	}
+	return out
+}
+
+func ansiCFull(s string) string {
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -525,7 +534,11 @@ func ansiC(s string) string {
 		case 'c':
 			if i+1 < len(s) {
 				i++
-				sb.WriteByte(s[i] & 0x1f)
+				if s[i] == '?' {
+					sb.WriteByte(0x7f)
+				} else {
+					sb.WriteByte(s[i] & 0x1f)
+				}
 			} else {
 				sb.WriteString("\\c")
 			}
