@@ -709,7 +709,12 @@ func braceSequence(be *syntax.BraceExp) []*syntax.Word {
 	if len(from) == 1 && len(to) == 1 && isLetter(from[0]) && isLetter(to[0]) {
 		a, b := int64(from[0]), int64(to[0])
 		for v := a; (a <= b && v <= b) || (a > b && v >= b); {
-			out = append(out, lit(string(rune(v))))
+			if v == '\\' {
+				// bash's quote removal leaves an empty word
+				out = append(out, &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{}}})
+			} else {
+				out = append(out, lit(string(rune(v))))
+			}
 			if a <= b {
 				v += step
 			} else {

@@ -30,7 +30,10 @@ func (p *paramValue) str() string {
 
 // expandParam expands ${...} or $name into x.
 func (r *Interp) expandParam(x *xbuf, pe *syntax.ParamExp, quoted bool) {
+	saved := r.paramInDQ
+	r.paramInDQ = quoted
 	pv := r.paramResolve(pe)
+	r.paramInDQ = saved
 	r.emitParam(x, pv, quoted)
 }
 
@@ -418,6 +421,9 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 			pv.set = true
 			return pv
 		}
+	}
+	if r.paramInDQ {
+		w = dqOperand(w)
 	}
 	return paramValue{vals: []string{r.expandString(w)}, set: true}
 }

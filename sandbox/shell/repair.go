@@ -328,3 +328,21 @@ func echoOctal(s string) string {
 	}
 	return sb.String()
 }
+
+// dqOperand is w as the operand of ${x:-w} inside double quotes, where
+// single quotes are literal characters.
+func dqOperand(w *syntax.Word) *syntax.Word {
+	var cp *syntax.Word
+	for i, p := range w.Parts {
+		if q, ok := p.(*syntax.SglQuoted); ok && !q.Dollar && !strings.Contains(q.Value, "\\") {
+			if cp == nil {
+				cp = &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+			}
+			cp.Parts[i] = &syntax.DblQuoted{Parts: []syntax.WordPart{&syntax.Lit{Value: "'" + q.Value + "'"}}}
+		}
+	}
+	if cp == nil {
+		return w
+	}
+	return cp
+}
