@@ -694,6 +694,9 @@ func (r *Interp) transform(pe *syntax.ParamExp, pv paramValue, op string) paramV
 		if op == "k" {
 			return paramValue{list: true, star: pv.star, vals: parts, set: true}
 		}
+		if v.Attr&AttrAssoc != 0 {
+			return paramValue{vals: []string{strings.Join(parts, " ") + " "}, set: true} // bash's trailing blank
+		}
 		return paramValue{vals: []string{strings.Join(parts, " ")}, set: true}
 	case "a":
 		v := (*Var)(nil)
@@ -714,6 +717,13 @@ func (r *Interp) transform(pe *syntax.ParamExp, pv paramValue, op string) paramV
 		}
 		return paramValue{vals: []string{flags}, set: true}
 	case "A":
+		if n := pe.Param.Value; pv.name == "" && (n == "@" || n == "*") && len(pv.vals) > 0 {
+			q := make([]string, len(pv.vals))
+			for i, v := range pv.vals {
+				q[i] = shellQuote(v)
+			}
+			return paramValue{vals: []string{"set -- " + strings.Join(q, " ")}, set: true}
+		}
 		if pv.name == "" {
 			return paramValue{vals: []string{""}, set: true}
 		}
