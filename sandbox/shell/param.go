@@ -41,6 +41,9 @@ func (r *Interp) expandParam(x *xbuf, pe *syntax.ParamExp, quoted bool) {
 func (r *Interp) emitParam(x *xbuf, pv paramValue, quoted bool) {
 	if !pv.list {
 		x.add(pv.str(), quoted, !quoted)
+		if quoted && pv.str() == "" {
+			x.mark(markEmpty)
+		}
 		return
 	}
 	if pv.star && quoted {
@@ -305,6 +308,9 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			}
 			return pv
 		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			if !pv.set && pv.list && !pv.star {
+				return paramValue{list: true} // "${@:+x}" with no elements: no field
+			}
 			if !pv.set || op == syntax.AlternateUnsetOrNull && isNull() {
 				return paramValue{vals: []string{""}, set: true}
 			}
@@ -314,6 +320,10 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 				return pv
 			}
 			val := r.expandString(pe.Exp.Word)
+			if pv.name != "" && pv.list {
+				r.errorf("%s: bad array subscript", paramDisplayName(pe))
+				panic(errDiscard)
+			}
 			if pv.name == "" || pv.list {
 				r.errorf("$%s: cannot assign in this way", pe.Param.Value)
 				panic(errDiscard)
@@ -493,7 +503,7 @@ func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
 				start = n
 			}
 		}
-		if start < 0 || start > n {
+		if start < 0 || start >= n {
 			return paramValue{list: true, star: pv.star, set: pv.set}
 		}
 		end := n
