@@ -253,7 +253,7 @@ func (r *Interp) expandPattern(w *syntax.Word) string {
 		return ""
 	}
 	var x xbuf
-	r.expandParts(&x, w.Parts, false, false)
+	r.expandParts(&x, w.Parts, false, true) // with tilde expansion
 	return escapePattern(field{b: x.b, quote: x.quote})
 }
 
@@ -454,7 +454,11 @@ func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign bool) string {
 		case "root":
 			home = "/root"
 		default:
-			return "", false
+			d, ok := r.dirStackEntry(user)
+			if !ok {
+				return "", false
+			}
+			home = d
 		}
 		return home + "\x00" + s[end:], true
 	}

@@ -346,3 +346,33 @@ func dqOperand(w *syntax.Word) *syntax.Word {
 	}
 	return cp
 }
+
+// dirStackEntry is ~N, ~+N or ~-N: an entry of the directory stack as
+// dirs lists it.
+func (r *Interp) dirStackEntry(s string) (string, bool) {
+	from := s
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		from = s[1:]
+	}
+	if from == "" {
+		return "", false
+	}
+	n := 0
+	for _, c := range from {
+		if c < '0' || c > '9' || n > 1<<20 {
+			return "", false
+		}
+		n = n*10 + int(c-'0')
+	}
+	list := []string{r.dir}
+	for i := len(r.dirStack) - 1; i >= 0; i-- {
+		list = append(list, r.dirStack[i])
+	}
+	if s[0] == '-' {
+		n = len(list) - 1 - n
+	}
+	if n < 0 || n >= len(list) {
+		return "", false
+	}
+	return list[n], true
+}
