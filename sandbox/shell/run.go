@@ -225,6 +225,10 @@ func (r *Interp) syntaxErrorPrefix(err error, src, prefix string) {
 		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
 		tok = strings.TrimSuffix(tok, "`")
 		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `%s'\n%sline %d: `%s'\n", prefix, line, tok, prefix, line, text))
+	case strings.HasPrefix(msg, "not a valid test operator"):
+		// bash's parser keeps the last status for an error in [[ ]].
+		r.writeErr(fmt.Sprintf("%sline %d: syntax error in conditional expression\n", prefix, line))
+		return
 	default:
 		r.writeErr(fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, line, msg))
 	}
