@@ -376,3 +376,47 @@ func (r *Interp) dirStackEntry(s string) (string, bool) {
 	}
 	return list[n], true
 }
+
+// extglobOff finds an extended glob outside [[ ]] in stmts, which bash
+// without extglob does not parse. It returns the offset of its "(".
+func extglobOff(stmts []*syntax.Stmt) (uint, bool) {
+	var pos uint
+	found := false
+	for _, st := range stmts {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *syntax.TestClause:
+				return false
+			case *syntax.ExtGlob:
+				pos, found = n.OpPos.Offset()+1, true
+				return false
+			}
+			return true
+		})
+		if found {
+			return pos, true
+		}
+	}
+	return 0, false
+}
+
+// parseRepaired parses src, repairing it when it does not parse. It
+// returns the text parsed and the bad substitutions found.
+func parseRepaired(src, name string) (*syntax.File, string, map[int]bool, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	if err == nil {
+		return f, src, nil, nil
+	}
+	ptext, bad := repairSource(src)
+	if ptext == src {
+		return nil, src, nil, err
+	}
+	f2, err2 := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(ptext), name)
+	if err2 != nil {
+		return nil, ptext, bad, err2
+	}
+	return f2, ptext, bad, nil
+}

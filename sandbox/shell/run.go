@@ -109,13 +109,13 @@ func (r *Interp) runSource(src, name string) {
 	saved := r.source
 	r.source = file
 	defer func() { r.source = saved }()
-	ptext, bad := parseText(src)
-	file.bad = bad
 	// The whole text parses in the common case. When it does not, bash
 	// still runs what precedes the syntax error: parse statement by
 	// statement then.
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	if f, err := p.Parse(strings.NewReader(ptext), name); err == nil {
+	f, ptext, bad, err := parseRepaired(src, name)
+	file.bad = bad
+	if err == nil {
 		skipLine := uint(0)
 		for _, st := range f.Stmts {
 			if r.exiting || r.returning || r.fatal != nil {
@@ -138,7 +138,7 @@ func (r *Interp) runSource(src, name string) {
 	if errors.As(perr, &pe) && pe.Pos.Line() > 0 {
 		errLine = pe.Pos.Line()
 	}
-	err := p.Stmts(strings.NewReader(ptext), func(st *syntax.Stmt) bool {
+	err = p.Stmts(strings.NewReader(ptext), func(st *syntax.Stmt) bool {
 		if r.fatal != nil || st.End().Line() >= errLine {
 			return false
 		}
@@ -225,6 +225,10 @@ func (r *Interp) syntaxErrorPrefix(err error, src, prefix string) {
 		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
 		tok = strings.TrimSuffix(tok, "`")
 		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `%s'\n%sline %d: `%s'\n", prefix, line, tok, prefix, line, text))
+	case strings.Contains(msg, "without matching `$((`") && strings.Count(src, "(") > strings.Count(src, ")"):
+		r.writeErr(fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `)'\n", prefix, line))
+	case strings.Contains(msg, "without matching `$((`"):
+		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `)'\n%sline %d: `%s'\n", prefix, line, prefix, line, text))
 	case strings.HasPrefix(msg, "not a valid test operator"):
 		// bash's parser keeps the last status for an error in [[ ]].
 		r.writeErr(fmt.Sprintf("%sline %d: syntax error in conditional expression\n", prefix, line))
