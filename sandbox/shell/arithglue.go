@@ -17,15 +17,24 @@ import (
 // arithNode evaluates the arithmetic expression x, whose source text
 // spans [start, end) of the current source. It reports errors itself.
 func (r *Interp) arithNode(x syntax.ArithmExpr, start, end uint) (int64, bool) {
-	text := r.arithSource(x, start, end)
+	text := r.arithSourceMode(x, start, end, true)
 	return r.arithString(text)
 }
 
 // arithString evaluates text, reporting errors itself.
 func (r *Interp) arithString(text string) (int64, bool) {
+	return r.arithStringPrefix(text, "")
+}
+
+// arithStringPrefix is arithString for ((..)) and let, whose errors bash
+// prefixes with "((: " and "let: ".
+func (r *Interp) arithStringPrefix(text, prefix string) (int64, bool) {
 	v, err := r.arithEvalErr(text)
 	if err != nil {
-		r.errorf("%s", err.Error())
+		if !strings.Contains(err.Error(), "(error token is") {
+			prefix = ""
+		}
+		r.errorf("%s%s", prefix, err.Error())
 		return 0, false
 	}
 	return v, true
@@ -38,6 +47,12 @@ func (r *Interp) arithEvalErr(text string) (int64, error) {
 
 // arithSource returns the text of x with its expansions done.
 func (r *Interp) arithSource(x syntax.ArithmExpr, start, end uint) string {
+	return r.arithSourceMode(x, start, end, false)
+}
+
+// arithSourceMode is arithSource; with rawSQ, single quotes stay in the
+// text, as in $((..)) and ((..)), where bash rejects them.
+func (r *Interp) arithSourceMode(x syntax.ArithmExpr, start, end uint, rawSQ bool) string {
 	if x == nil {
 		return ""
 	}
@@ -66,7 +81,13 @@ func (r *Interp) arithSource(x syntax.ArithmExpr, start, end uint) string {
 			}
 			add(n, r.expandString(&syntax.Word{Parts: []syntax.WordPart{n}}))
 			return false
-		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.DblQuoted, *syntax.SglQuoted, *syntax.ProcSubst:
+		case *syntax.SglQuoted:
+			if rawSQ && !n.Dollar {
+				return false // an error in arithmetic: keep the quotes
+			}
+			add(n, r.expandString(&syntax.Word{Parts: []syntax.WordPart{n}}))
+			return false
+		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.DblQuoted, *syntax.ProcSubst:
 			add(n, r.expandString(&syntax.Word{Parts: []syntax.WordPart{n.(syntax.WordPart)}}))
 			return false
 		case *syntax.Lit:

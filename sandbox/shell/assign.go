@@ -341,18 +341,37 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	}
 	val := r.expandAssignValue(as.Value)
 	if as.Index != nil {
+		raw := r.curText(as.Index)
+		if v := r.vars.get(name); (raw == "@" || raw == "*") && (v == nil || v.Attr&AttrAssoc == 0) {
+			r.errorf("%s[%s]: bad array subscript", name, raw)
+			return false
+		}
 		sub := r.arithSource(as.Index, as.Index.Pos().Offset(), as.Index.End().Offset())
 		if err := r.assignElem(name, sub, val, as.Append); err != nil {
-			r.errorf("%s", err.Error())
+			msg := err.Error()
+			if sub == "" && raw != "" {
+				msg = strings.Replace(msg, "[]:", "["+raw+"]:", 1)
+			}
+			r.errorf("%s", msg)
+			fatalArithErr(err)
 			return false
 		}
 		return true
 	}
 	if err := r.assign(name, val, as.Append); err != nil {
 		r.errorf("%s", err.Error())
+		fatalArithErr(err)
 		return false
 	}
 	return true
+}
+
+// fatalArithErr ends the shell after an arithmetic error in assigning to
+// an integer variable, as bash does.
+func fatalArithErr(err error) {
+	if strings.Contains(err.Error(), "(error token is") {
+		panic(&exitError{status: 1})
+	}
 }
 
 // assignArray performs a=(...) or a+=(...).

@@ -112,7 +112,7 @@ func builtinEcho(r *Interp, args []string) int {
 	}
 	s := strings.Join(args, " ")
 	if escapes {
-		out, _, _ := bashprintf.Format("%b", []string{s})
+		out, _, _ := bashprintf.Format("%b", []string{echoOctal(s)})
 		if strings.Contains(s, `\c`) {
 			return r.writeOut("echo", out)
 		}
@@ -542,8 +542,10 @@ func (r *Interp) runSourceNested(src, name string) {
 	saved := r.source
 	r.source = file
 	defer func() { r.source = saved }()
+	ptext, bad := parseText(src)
+	file.bad = bad
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+	err := p.Stmts(strings.NewReader(ptext), func(st *syntax.Stmt) bool {
 		r.stmt(st)
 		return !r.exiting && !r.returning
 	})
@@ -874,7 +876,7 @@ func builtinLet(r *Interp, args []string) int {
 	var v int64
 	for _, a := range args[1:] {
 		var ok bool
-		v, ok = r.arithString(a)
+		v, ok = r.arithStringPrefix(a, "let: ")
 		if !ok {
 			return 1
 		}

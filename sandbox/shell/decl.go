@@ -394,8 +394,8 @@ func attrFlags(v *Var) string {
 	for _, f := range []struct {
 		a Attr
 		c byte
-	}{{AttrIndexed, 'a'}, {AttrAssoc, 'A'}, {AttrInteger, 'i'}, {AttrLower, 'l'}, {AttrNameref, 'n'},
-		{AttrReadonly, 'r'}, {AttrTrace, 't'}, {AttrUpper, 'u'}, {AttrExport, 'x'}} {
+	}{{AttrIndexed, 'a'}, {AttrAssoc, 'A'}, {AttrInteger, 'i'}, {AttrNameref, 'n'},
+		{AttrReadonly, 'r'}, {AttrTrace, 't'}, {AttrExport, 'x'}, {AttrCapital, 'c'}, {AttrLower, 'l'}, {AttrUpper, 'u'}} {
 		if v.Attr&f.a != 0 {
 			sb.WriteByte(f.c)
 		}

@@ -135,7 +135,7 @@ func (r *Interp) command(cmd syntax.Command, redirs []*syntax.Redirect) bool {
 			checked = false
 			r.funcDecl(c)
 		case *syntax.ArithmCmd:
-			v, ok := r.arithNode(c.X, c.Left.Offset()+2, c.Right.Offset())
+			v, ok := r.arithStringPrefix(r.arithSourceMode(c.X, c.Left.Offset()+2, c.Right.Offset(), true), "((: ")
 			switch {
 			case !ok:
 				r.status = 1

@@ -116,9 +116,12 @@ func (r *Interp) splitFields(x *xbuf) []field {
 		for mi < len(x.marks) && x.marks[mi].pos == i {
 			switch x.marks[mi].kind {
 			case markBreak:
+				// Unquoted elements split as if joined with the first
+				// IFS character: an empty one is a field only when that
+				// character is not whitespace.
 				if has {
 					emit()
-				} else {
+				} else if ifs != "" && strings.IndexByte(" \t\n", ifs[0]) < 0 {
 					out = append(out, field{})
 				}
 				wsEnded = false
@@ -250,7 +253,7 @@ func (r *Interp) expandPattern(w *syntax.Word) string {
 		return ""
 	}
 	var x xbuf
-	r.expandParts(&x, w.Parts, false, false)
+	r.expandParts(&x, w.Parts, false, true) // with tilde expansion
 	return escapePattern(field{b: x.b, quote: x.quote})
 }
 
@@ -451,7 +454,11 @@ func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign bool) string {
 		case "root":
 			home = "/root"
 		default:
-			return "", false
+			d, ok := r.dirStackEntry(user)
+			if !ok {
+				return "", false
+			}
+			home = d
 		}
 		return home + "\x00" + s[end:], true
 	}
@@ -492,6 +499,15 @@ func ansiC(s string) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}
+	// bash's strings end at a NUL.
+	out := ansiCFull(s)
+	if i := strings.IndexByte(out, 0); i >= 0 {
+		out = out[:i]
+	}
+	return out
+}
+
+func ansiCFull(s string) string {
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -522,7 +538,11 @@ func ansiC(s string) string {
 		case 'c':
 			if i+1 < len(s) {
 				i++
-				sb.WriteByte(s[i] & 0x1f)
+				if s[i] == '?' {
+					sb.WriteByte(0x7f)
+				} else {
+					sb.WriteByte(s[i] & 0x1f)
+				}
 			} else {
 				sb.WriteString("\\c")
 			}
@@ -693,7 +713,12 @@ func braceSequence(be *syntax.BraceExp) []*syntax.Word {
 	if len(from) == 1 && len(to) == 1 && isLetter(from[0]) && isLetter(to[0]) {
 		a, b := int64(from[0]), int64(to[0])
 		for v := a; (a <= b && v <= b) || (a > b && v >= b); {
-			out = append(out, lit(string(rune(v))))
+			if v == '\\' {
+				// bash's quote removal leaves an empty word
+				out = append(out, &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{}}})
+			} else {
+				out = append(out, lit(string(rune(v))))
+			}
 			if a <= b {
 				v += step
 			} else {

@@ -117,6 +117,8 @@ type shared struct {
 type Interp struct {
 	sh *shared
 
+	paramInDQ bool // expanding the operand of a ${..} inside double quotes
+
 	vars     *varStore
 	funcs    map[string]*Func
 	aliases  map[string]string

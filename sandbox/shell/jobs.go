@@ -451,10 +451,20 @@ func (r *Interp) evalString(src, name string) {
 	r.source = file
 	defer func() { r.source = saved }()
 	line := r.lineno
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	f, err := p.Parse(strings.NewReader(src), name)
+	f, _, bad, err := parseRepaired(src, name)
+	file.bad = bad
 	if err != nil {
 		r.syntaxErrorPrefix(err, src, r.evalErrorPrefix())
+		return
+	}
+	if off, ok := extglobOff(f.Stmts); ok && !r.opts.extglob && int(off) <= len(src) {
+		// bash without extglob: a syntax error at the "(".
+		n := strings.Count(src[:off], "\n")
+		text := src[strings.LastIndexByte(src[:off], '\n')+1:]
+		text, _, _ = strings.Cut(text, "\n")
+		prefix := r.evalErrorPrefix()
+		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `('\n%sline %d: `%s'\n", prefix, line+n, prefix, line+n, text))
+		r.status = 2
 		return
 	}
 	// Line numbers inside eval count from the eval's line.

@@ -30,7 +30,10 @@ func (p *paramValue) str() string {
 
 // expandParam expands ${...} or $name into x.
 func (r *Interp) expandParam(x *xbuf, pe *syntax.ParamExp, quoted bool) {
+	saved := r.paramInDQ
+	r.paramInDQ = quoted
 	pv := r.paramResolve(pe)
+	r.paramInDQ = saved
 	r.emitParam(x, pv, quoted)
 }
 
@@ -38,6 +41,9 @@ func (r *Interp) expandParam(x *xbuf, pe *syntax.ParamExp, quoted bool) {
 func (r *Interp) emitParam(x *xbuf, pv paramValue, quoted bool) {
 	if !pv.list {
 		x.add(pv.str(), quoted, !quoted)
+		if quoted && pv.str() == "" {
+			x.mark(markEmpty)
+		}
 		return
 	}
 	if pv.star && quoted {
@@ -77,6 +83,9 @@ func (r *Interp) ifsJoiner() string {
 func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 	if pe.Param == nil {
 		r.badSubst(pe)
+	}
+	if r.source != nil && r.source.bad[int(pe.Pos().Offset())] {
+		r.badRepaired(pe)
 	}
 	name := pe.Param.Value
 	// ${!prefix*} and ${!prefix@}
@@ -224,7 +233,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		v, _ = r.vars.lookup(rname)
 	}
 	pv := paramValue{name: rname, index: idx}
-	if hasIdx && (idx == "@" || idx == "*") {
+	if hasIdx && (idx == "@" || idx == "*") && (pe == nil || pe.Index == nil || isLitAtIndex(pe)) {
 		pv.list, pv.star = true, idx == "*"
 		if v != nil {
 			pv.vals = v.values()
@@ -246,7 +255,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		s, ok := v.Assoc.Get(idx)
 		pv.vals, pv.set = []string{s}, ok
 	case v.Attr&AttrIndexed != 0:
-		i, ok := r.arrayIndex(idx, v)
+		i, ok := r.arrayIndex(rname, idx, v)
 		if !ok {
 			pv.vals = []string{""}
 			return pv
@@ -254,7 +263,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		s, ok := v.Index.Get(i)
 		pv.vals, pv.set = []string{s}, ok
 	default:
-		i, ok := r.arrayIndex(idx, nil)
+		i, ok := r.arrayIndex(rname, idx, nil)
 		if ok && i == 0 {
 			pv.vals, pv.set = []string{v.Str}, v.Set
 		}
@@ -264,10 +273,10 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 
 // arrayIndex evaluates an indexed array subscript; negative indexes
 // count from the end of v. It reports "bad array subscript" itself.
-func (r *Interp) arrayIndex(sub string, v *Var) (int64, bool) {
+func (r *Interp) arrayIndex(name, sub string, v *Var) (int64, bool) {
 	i, ok := r.arithString(sub)
 	if !ok {
-		panic(errDiscard)
+		panic(&exitError{status: 1}) // bash's shell exits
 	}
 	if i < 0 {
 		max := int64(-1)
@@ -276,7 +285,7 @@ func (r *Interp) arrayIndex(sub string, v *Var) (int64, bool) {
 		}
 		i = max + 1 + i
 		if i < 0 {
-			r.errorf("%s: bad array subscript", sub)
+			r.errorf("%s: bad array subscript", name)
 			return 0, false
 		}
 	}
@@ -299,6 +308,9 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			}
 			return pv
 		case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			if !pv.set && pv.list && !pv.star {
+				return paramValue{list: true} // "${@:+x}" with no elements: no field
+			}
 			if !pv.set || op == syntax.AlternateUnsetOrNull && isNull() {
 				return paramValue{vals: []string{""}, set: true}
 			}
@@ -308,6 +320,10 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 				return pv
 			}
 			val := r.expandString(pe.Exp.Word)
+			if pv.name != "" && pv.list {
+				r.errorf("%s: bad array subscript", paramDisplayName(pe))
+				panic(errDiscard)
+			}
 			if pv.name == "" || pv.list {
 				r.errorf("$%s: cannot assign in this way", pe.Param.Value)
 				panic(errDiscard)
@@ -367,6 +383,9 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			if pe.Exp.Word != nil && len(pe.Exp.Word.Parts) > 0 {
 				pat = r.expandPattern(pe.Exp.Word)
 			}
+			if r.caseToggle(pe) {
+				return mapVals(pv, func(s string) string { return caseToggle(s, pat, r.patternMode(false), op == syntax.LowerAll) })
+			}
 			return mapVals(pv, func(s string) string { return r.caseMod(s, pat, op) })
 		case syntax.OtherParamOps:
 			return r.transform(pe, pv, r.expandString(pe.Exp.Word))
@@ -412,6 +431,9 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 			pv.set = true
 			return pv
 		}
+	}
+	if r.paramInDQ {
+		w = dqOperand(w)
 	}
 	return paramValue{vals: []string{r.expandString(w)}, set: true}
 }
@@ -481,7 +503,7 @@ func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
 				start = n
 			}
 		}
-		if start < 0 || start > n {
+		if start < 0 || start >= n {
 			return paramValue{list: true, star: pv.star, set: pv.set}
 		}
 		end := n
@@ -682,6 +704,9 @@ func (r *Interp) transform(pe *syntax.ParamExp, pv paramValue, op string) paramV
 		if op == "k" {
 			return paramValue{list: true, star: pv.star, vals: parts, set: true}
 		}
+		if v.Attr&AttrAssoc != 0 {
+			return paramValue{vals: []string{strings.Join(parts, " ") + " "}, set: true} // bash's trailing blank
+		}
 		return paramValue{vals: []string{strings.Join(parts, " ")}, set: true}
 	case "a":
 		v := (*Var)(nil)
@@ -702,6 +727,13 @@ func (r *Interp) transform(pe *syntax.ParamExp, pv paramValue, op string) paramV
 		}
 		return paramValue{vals: []string{flags}, set: true}
 	case "A":
+		if n := pe.Param.Value; pv.name == "" && (n == "@" || n == "*") && len(pv.vals) > 0 {
+			q := make([]string, len(pv.vals))
+			for i, v := range pv.vals {
+				q[i] = shellQuote(v)
+			}
+			return paramValue{vals: []string{"set -- " + strings.Join(q, " ")}, set: true}
+		}
 		if pv.name == "" {
 			return paramValue{vals: []string{""}, set: true}
 		}

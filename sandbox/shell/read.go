@@ -380,8 +380,14 @@ func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool
 			// A single trailing non-whitespace delimiter is dropped too.
 			rest := fields[k].s
 			val = string(b[rest:end])
-			if len(fields) == len(names) && end > 0 && end-1 >= rest && isIFS(end-1) && !isWS(end-1) && fields[k].e == end-1 {
-				val = string(b[rest : end-1])
+			if len(fields) == len(names) && end > 0 && end-1 >= rest && isIFS(end-1) && !isWS(end-1) && fields[k].e <= end-1 {
+				only := true // only IFS whitespace between the field and it
+				for j := fields[k].e; j < end-1; j++ {
+					only = only && isWS(j)
+				}
+				if only {
+					val = string(b[rest:fields[k].e])
+				}
 			}
 		default:
 			val = string(b[fields[k].s:fields[k].e])

@@ -16,6 +16,7 @@ import (
 type sourceFile struct {
 	name string
 	text string
+	bad  map[int]bool // offsets of ${..} that are bad substitutions (repair.go)
 }
 
 // stmtNode is a function body with the source it came from.
@@ -112,7 +113,9 @@ func (r *Interp) runSource(src, name string) {
 	// still runs what precedes the syntax error: parse statement by
 	// statement then.
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	if f, err := p.Parse(strings.NewReader(src), name); err == nil {
+	f, ptext, bad, err := parseRepaired(src, name)
+	file.bad = bad
+	if err == nil {
 		skipLine := uint(0)
 		for _, st := range f.Stmts {
 			if r.exiting || r.returning || r.fatal != nil {
@@ -129,13 +132,13 @@ func (r *Interp) runSource(src, name string) {
 	}
 	// What shares the error's line does not run: bash parses a line
 	// whole before running it.
-	_, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	_, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(ptext), name)
 	errLine := uint(1 << 31)
 	var pe syntax.ParseError
 	if errors.As(perr, &pe) && pe.Pos.Line() > 0 {
 		errLine = pe.Pos.Line()
 	}
-	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+	err = p.Stmts(strings.NewReader(ptext), func(st *syntax.Stmt) bool {
 		if r.fatal != nil || st.End().Line() >= errLine {
 			return false
 		}
@@ -222,6 +225,14 @@ func (r *Interp) syntaxErrorPrefix(err error, src, prefix string) {
 		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
 		tok = strings.TrimSuffix(tok, "`")
 		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `%s'\n%sline %d: `%s'\n", prefix, line, tok, prefix, line, text))
+	case strings.Contains(msg, "without matching `$((`") && strings.Count(src, "(") > strings.Count(src, ")"):
+		r.writeErr(fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `)'\n", prefix, line))
+	case strings.Contains(msg, "without matching `$((`"):
+		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `)'\n%sline %d: `%s'\n", prefix, line, prefix, line, text))
+	case strings.HasPrefix(msg, "not a valid test operator"):
+		// bash's parser keeps the last status for an error in [[ ]].
+		r.writeErr(fmt.Sprintf("%sline %d: syntax error in conditional expression\n", prefix, line))
+		return
 	default:
 		r.writeErr(fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, line, msg))
 	}
