@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -77,6 +78,7 @@ type guestProc struct {
 	run   *runState
 	given int64  // fuel handed out in the current slice
 	dir   string // working directory, for proc_spawn
+	umask uint32 // file mode creation mask, for proc_spawn
 	kids  children
 }
 
@@ -193,8 +195,9 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		return 126
 	}
 	defer proc.Close()
+	proc.SetUmask(fs.FileMode(hc.umask))
 
-	g := &guestProc{run: run, dir: hc.Dir}
+	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask}
 	pctx := wasi.WithProcess(context.WithValue(ctx, guestKey{}, g), proc)
 	inst, err := mod.Instantiate(pctx)
 	if err != nil {

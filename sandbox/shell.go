@@ -21,7 +21,7 @@ type shellHost struct{ s *Sandbox }
 
 // Exec runs the executable VFS file p.
 func (h shellHost) Exec(ctx context.Context, p *shell.Process) int {
-	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, slotHeld: p.SlotHeld}
+	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, umask: p.Umask, slotHeld: p.SlotHeld}
 	return h.s.execPath(ctx, io, p.Path, p.Args)
 }
 
@@ -78,6 +78,8 @@ type procIO struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// umask is the file mode creation mask.
+	umask uint32
 	// slotHeld: the process runs in a slot its starter already counted.
 	slotHeld bool
 }
@@ -254,6 +256,7 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) int {
 		return 2
 	}
 	sh.SetStdio(hc.Stdin, hc.Stdout, hc.Stderr)
+	sh.SetUmask(hc.umask)
 	status := sh.Main(ctx, args, hc.Stdin, int(s.opts.OutputLimit))
 	if ctx.Err() != nil {
 		return 124

@@ -112,7 +112,7 @@ func builtinEcho(r *Interp, args []string) int {
 	}
 	s := strings.Join(args, " ")
 	if escapes {
-		out, _, _ := bashprintf.Format("%b", []string{s})
+		out, _, _ := bashprintf.Format("%b", []string{echoOctal(s)})
 		if strings.Contains(s, `\c`) {
 			return r.writeOut("echo", out)
 		}
@@ -122,6 +122,29 @@ func builtinEcho(r *Interp, args []string) int {
 		s += "\n"
 	}
 	return r.writeOut("echo", s)
+}
+
+// echoOctal quotes the backslashes of s that printf's %b would take for
+// a \NNN octal escape: echo knows only \0NNN.
+func echoOctal(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if s[i] != '\\' || i+1 >= len(s) {
+			continue
+		}
+		switch c := s[i+1]; {
+		case c == '\\':
+			b.WriteByte(c)
+			i++
+		case c >= '1' && c <= '7':
+			b.WriteByte('\\')
+		}
+	}
+	return b.String()
 }
 
 func builtinPrintf(r *Interp, args []string) int {
@@ -907,21 +930,36 @@ func builtinTest(r *Interp, args []string) int {
 }
 
 func builtinUmask(r *Interp, args []string) int {
-	symbolic := false
+	symbolic, reusable := false, false
 	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		switch args[0] {
-		case "-S":
-			symbolic = true
-		case "-p":
-		default:
-			r.builtinErr("umask", "%s: invalid option", args[0])
-			return 2
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'S':
+				symbolic = true
+			case 'p':
+				reusable = true
+			default:
+				r.builtinErr("umask", "-%c: invalid option", c)
+				r.writeErr("umask: usage: umask [-p] [-S] [mode]\n")
+				return 2
+			}
 		}
 		args = args[1:]
 	}
 	if len(args) == 0 {
 		m := r.umask
+		prefix := ""
+		if reusable {
+			prefix = "umask "
+			if symbolic {
+				prefix += "-S "
+			}
+		}
 		if symbolic {
 			perm := func(shift uint) string {
 				s := ""
@@ -937,17 +975,93 @@ func builtinUmask(r *Interp, args []string) int {
 				}
 				return s
 			}
-			return r.writeOut("umask", "u="+perm(6)+",g="+perm(3)+",o="+perm(0)+"\n")
+			return r.writeOut("umask", prefix+"u="+perm(6)+",g="+perm(3)+",o="+perm(0)+"\n")
 		}
-		return r.writeOut("umask", fmt.Sprintf("%04o\n", m))
+		return r.writeOut("umask", fmt.Sprintf("%s%04o\n", prefix, m))
 	}
-	v, err := strconv.ParseUint(args[0], 8, 32)
-	if err != nil || v > 0o777 {
-		r.builtinErr("umask", "%s: octal number out of range", args[0])
-		return 1
+	if c := args[0][0]; c >= '0' && c <= '9' {
+		v, err := strconv.ParseUint(args[0], 8, 32)
+		if err != nil || v > 0o777 {
+			r.builtinErr("umask", "%s: octal number out of range", args[0])
+			return 1
+		}
+		r.umask = uint32(v)
+	} else {
+		bits, ok := r.symbolicMode(args[0], ^r.umask&0o777)
+		if !ok {
+			return 1
+		}
+		r.umask = ^bits & 0o777
 	}
-	r.umask = uint32(v)
+	if symbolic {
+		return builtinUmask(r, []string{"umask", "-S"})
+	}
 	return 0
+}
+
+// symbolicMode applies a chmod-style MODE ("u=rwx,g+w") to the
+// permission bits, as bash's umask does.
+func (r *Interp) symbolicMode(mode string, bits uint32) (uint32, bool) {
+	at := func(i int) byte {
+		if i < len(mode) {
+			return mode[i]
+		}
+		return 0
+	}
+	i := 0
+	for {
+		var who, perm uint32
+		for ; strings.IndexByte("agou", at(i)) >= 0 && at(i) != 0; i++ {
+			switch at(i) {
+			case 'u':
+				who |= 0o700
+			case 'g':
+				who |= 0o070
+			case 'o':
+				who |= 0o007
+			case 'a':
+				who |= 0o777
+			}
+		}
+		op := at(i)
+		i++
+		if op != '+' && op != '-' && op != '=' {
+			r.builtinErr("umask", "`%s': invalid symbolic mode operator", string(op))
+			return 0, false
+		}
+		for ; at(i) == 'r' || at(i) == 'w' || at(i) == 'x'; i++ {
+			switch at(i) {
+			case 'r':
+				perm |= 0o444
+			case 'w':
+				perm |= 0o222
+			case 'x':
+				perm |= 0o111
+			}
+		}
+		if at(i) != 0 && at(i) != ',' {
+			r.builtinErr("umask", "`%c': invalid symbolic mode character", at(i))
+			return 0, false
+		}
+		if who != 0 {
+			perm &= who
+		}
+		switch op {
+		case '+':
+			bits |= perm
+		case '-':
+			bits &^= perm
+		case '=':
+			if who == 0 {
+				who = 0o777
+			}
+			bits = bits&^who | perm
+		}
+		if at(i) == 0 {
+			return bits, true
+		}
+		i++
+	}
 }
 
 func builtinTimes(r *Interp, args []string) int {

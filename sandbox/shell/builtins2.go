@@ -573,6 +573,10 @@ func builtinGetopts(r *Interp, args []string) int {
 		return 2
 	}
 	optstring, name := args[1], args[2]
+	if !validName(name) {
+		r.builtinErr("getopts", "`%s': not a valid identifier", name)
+		return 1
+	}
 	params := r.params
 	if len(args) > 3 {
 		params = args[3:]
@@ -632,7 +636,8 @@ func builtinGetopts(r *Interp, args []string) int {
 			r.assignQuiet("OPTARG", string(c))
 		} else {
 			r.unsetVar("OPTARG")
-			r.errorf("illegal option -- %c", c)
+			// bash prints these as "$0: MSG", without a line number.
+			r.writeErr(fmt.Sprintf("%s: illegal option -- %c\n", r.arg0, c))
 		}
 		r.assignQuiet(name, "?")
 		advance()
@@ -656,7 +661,7 @@ func builtinGetopts(r *Interp, args []string) int {
 			} else {
 				r.assignQuiet(name, "?")
 				r.unsetVar("OPTARG")
-				r.errorf("option requires an argument -- %c", c)
+				r.writeErr(fmt.Sprintf("%s: option requires an argument -- %c\n", r.arg0, c))
 			}
 			return 0
 		}

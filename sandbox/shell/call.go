@@ -106,7 +106,7 @@ func (r *Interp) runProgram(args []string) {
 		r.status = status
 		return
 	}
-	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), SlotHeld: r.slotFree}
+	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree}
 	r.slotFree = false
 	r.status = r.sh.cfg.Host.Exec(r.ctx, proc)
 	if ctxDone(r.ctx) {

@@ -39,6 +39,9 @@ type Process struct {
 	Env   []string // KEY=VALUE, sorted
 	Dir   string   // the working directory
 	Stdio Stdio
+	// Umask is the shell's file mode creation mask, which the program
+	// inherits.
+	Umask uint32
 	// SlotHeld is true when the program runs in the process slot of the
 	// subshell that starts it (a pipeline stage or job running one
 	// command, which a real shell would exec): Host.Exec must not count
@@ -313,6 +316,10 @@ func (r *Interp) SetStdio(stdin io.Reader, stdout, stderr io.Writer) {
 	r.fds.set(1, newStreamFd(nil, stdout))
 	r.fds.set(2, newStreamFd(nil, stderr))
 }
+
+// SetUmask sets the file mode creation mask (022 in a new Interp), as a
+// child shell inherits it.
+func (r *Interp) SetUmask(mask uint32) { r.umask = mask & 0o777 }
 
 // Dir is the working directory.
 func (r *Interp) Dir() string { return r.dir }
