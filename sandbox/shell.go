@@ -155,6 +155,11 @@ func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []st
 		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", args[0])
 		return 127
 	}
+	if len(args) > 0 && path.Base(args[0]) != tool {
+		// The tool file is the program whatever name runs it (hash -p,
+		// a copy or link): the multi-call module picks it by args[0].
+		args = append([]string{tool}, args[1:]...)
+	}
 	load := func() ([]byte, error) {
 		b, _, err := s.tools.moduleBytes(tool)
 		return b, err

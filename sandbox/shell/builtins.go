@@ -41,7 +41,8 @@ func init() {
 		"compopt": builtinComplete, "enable": builtinEnable, "help": builtinHelp,
 		"builtin": builtinBuiltin, "read": builtinRead, "mapfile": builtinMapfile,
 		"readarray": builtinMapfile, "ulimit": builtinUlimit, "fg": builtinFgBg, "bg": builtinFgBg,
-		"suspend": builtinFgBg, "logout": builtinExit,
+		"suspend": builtinFgBg, "logout": builtinLogout,
+		"fc": builtinFc, "bind": builtinBind, "history": builtinHistory,
 	}
 }
 
@@ -423,6 +424,9 @@ func builtinShift(r *Interp, args []string) int {
 		n = v
 	}
 	if n > len(r.params) {
+		if r.opts.shiftVerbose {
+			r.builtinErr("shift", "%d: shift count out of range", n)
+		}
 		return 1
 	}
 	r.params = r.params[n:]
@@ -684,7 +688,7 @@ func (r *Interp) describe(name, mode string, all bool) bool {
 			return true
 		}
 	}
-	if f, ok := r.funcs[name]; ok && mode != "P" {
+	if f, ok := r.funcs[name]; ok && mode != "P" && !r.noFuncLookup {
 		text := name + " is a function\n" + r.funcText(f)
 		if mode == "v" {
 			text = name
@@ -746,6 +750,8 @@ func (r *Interp) describe(name, mode string, all bool) bool {
 func builtinType(r *Interp, args []string) int {
 	mode, all := "", false
 	names := []string{}
+	saved := r.noFuncLookup
+	defer func() { r.noFuncLookup = saved }()
 	for _, a := range args[1:] {
 		if len(a) > 1 && a[0] == '-' && len(names) == 0 {
 			for _, c := range a[1:] {
@@ -755,6 +761,7 @@ func builtinType(r *Interp, args []string) int {
 				case 'a':
 					all = true
 				case 'f':
+					r.noFuncLookup = true
 				default:
 					r.builtinErr("type", "-%c: invalid option", c)
 					r.writeErr("type: usage: type [-afptP] name [name ...]\n")
@@ -1166,7 +1173,16 @@ func builtinUlimit(r *Interp, args []string) int {
 }
 
 func builtinFgBg(r *Interp, args []string) int {
+	if args[0] == "suspend" {
+		r.builtinErr(args[0], "cannot suspend: no job control")
+		return 1
+	}
 	r.builtinErr(args[0], "no job control")
+	return 1
+}
+
+func builtinLogout(r *Interp, args []string) int {
+	r.builtinErr("logout", "not login shell: use `exit'")
 	return 1
 }
 

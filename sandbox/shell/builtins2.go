@@ -680,10 +680,20 @@ func builtinCompgen(r *Interp, args []string) int {
 	args = args[1:]
 	var cands []string
 	word := ""
+	prefix, suffix := "", ""
 	prefixFilter := true
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch a {
+		case "-P", "-S":
+			if i+1 < len(args) {
+				i++
+				if a == "-P" {
+					prefix = args[i]
+				} else {
+					suffix = args[i]
+				}
+			}
 		case "-W":
 			if i+1 < len(args) {
 				i++
@@ -724,7 +734,7 @@ func builtinCompgen(r *Interp, args []string) int {
 		if prefixFilter && !strings.HasPrefix(c, word) {
 			continue
 		}
-		sb.WriteString(c + "\n")
+		sb.WriteString(prefix + c + suffix + "\n")
 		n++
 	}
 	r.writeOut("compgen", sb.String())

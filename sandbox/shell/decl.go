@@ -148,7 +148,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 		status := 0
 		for _, it := range operands {
 			n := it.word
-			v := r.vars.get(n)
+			v, _ := r.vars.lookup(n) // a nameref prints itself
 			if v == nil {
 				if v := r.dynamicVar(n); v != nil {
 					r.writeOut(cmd, r.declareLine(n, v)+"\n")
@@ -273,8 +273,14 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			sc.vars[target] = v
 		}
 	}
-	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0 || on&^(AttrReadonly|AttrExport) != 0) {
-		r.errorf("%s: readonly variable", target)
+	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0) {
+		// declare names itself; export and readonly assign as bash's
+		// variable code does, which does not.
+		if cmd == "export" || cmd == "readonly" {
+			r.errorf("%s: readonly variable", target)
+		} else {
+			r.builtinErr(cmd, "%s: readonly variable", target)
+		}
 		return false
 	}
 	if on&AttrAssoc != 0 && v.Attr&AttrIndexed != 0 && v.Index.Len() > 0 {
@@ -394,8 +400,8 @@ func attrFlags(v *Var) string {
 	for _, f := range []struct {
 		a Attr
 		c byte
-	}{{AttrIndexed, 'a'}, {AttrAssoc, 'A'}, {AttrInteger, 'i'}, {AttrLower, 'l'}, {AttrNameref, 'n'},
-		{AttrReadonly, 'r'}, {AttrTrace, 't'}, {AttrUpper, 'u'}, {AttrExport, 'x'}} {
+	}{{AttrIndexed, 'a'}, {AttrAssoc, 'A'}, {AttrInteger, 'i'}, {AttrNameref, 'n'}, {AttrReadonly, 'r'},
+		{AttrTrace, 't'}, {AttrExport, 'x'}, {AttrCapital, 'c'}, {AttrLower, 'l'}, {AttrUpper, 'u'}} {
 		if v.Attr&f.a != 0 {
 			sb.WriteByte(f.c)
 		}
@@ -414,6 +420,8 @@ func (r *Interp) declareLine(name string, v *Var) string {
 		head = "declare -- " + name
 	}
 	switch {
+	case v.IsArray() && !v.Set && len(v.keys()) == 0:
+		return head // declared, never assigned
 	case v.Attr&AttrAssoc != 0:
 		var sb strings.Builder
 		sb.WriteString(head + "=(")
@@ -452,7 +460,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 		sort.Strings(names)
 	}
 	for _, n := range names {
-		v := r.vars.get(n)
+		v, _ := r.vars.lookup(n)
 		if cmd == "local" {
 			v = r.vars.top().vars[n]
 		}
@@ -537,7 +545,11 @@ func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readon
 			continue
 		}
 		if namesOnly {
-			sb.WriteString("declare -f " + n + "\n")
+			if len(operands) > 0 {
+				sb.WriteString(n + "\n")
+			} else {
+				sb.WriteString("declare -f " + n + "\n")
+			}
 			continue
 		}
 		sb.WriteString(r.funcText(f))
@@ -596,6 +608,11 @@ func builtinUnset(r *Interp, args []string) int {
 			base, sub, hasSub = n[:i], n[i+1:len(n)-1], true
 		}
 		if !validName(base) {
+			// Without -v, bash then tries a function of that name.
+			if mode == "" {
+				delete(r.funcs, n)
+				continue
+			}
 			r.builtinErr("unset", "`%s': not a valid identifier", n)
 			status = 1
 			continue

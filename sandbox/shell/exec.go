@@ -268,7 +268,10 @@ func (r *Interp) forClause(c *syntax.ForClause) {
 		r.status = 0
 		for _, it := range items {
 			r.tick()
-			if !r.assignChecked(name, it) {
+			if v, _ := r.vars.lookup(name); v != nil && v.Attr&AttrNameref != 0 && v.Attr&AttrReadonly == 0 {
+				// A nameref loop variable refers to each word in turn.
+				v.Str, v.Set = it, true
+			} else if !r.assignChecked(name, it) {
 				r.status = 1
 				return
 			}

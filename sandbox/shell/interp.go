@@ -171,6 +171,7 @@ type Interp struct {
 	secondsAt              time.Time
 	sourceDepth            int
 	umask                  uint32
+	noFuncLookup           bool            // type -f is describing
 	disabled               map[string]bool // builtins turned off by enable -n
 	completeSpecs          map[string]string
 	getoptsInd, getoptsSub int
