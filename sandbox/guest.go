@@ -185,6 +185,11 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		Now:    s.now,
 		Random: run.randomFor(args),
 	}
+	if _, err := s.fs.Stat(vfs.RootIno, hc.Dir, true); errors.Is(err, fs.ErrNotExist) {
+		// The working directory was removed: a program still runs, as
+		// on Linux (its relative paths then resolve from /).
+		cfg.Cwd = "/"
+	}
 	if s.opts.Clock != nil {
 		vc := &virtualClock{}
 		cfg.Nanotime, cfg.Sleep = vc.nanotime, vc.sleep

@@ -187,7 +187,7 @@ func builtinPrintf(r *Interp, args []string) int {
 // --- directories -----------------------------------------------------
 
 func builtinCd(r *Interp, args []string) int {
-	physical := false
+	physical := r.opts.physical
 	args = args[1:]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
 		if args[0] == "--" {
@@ -241,13 +241,14 @@ func builtinCd(r *Interp, args []string) int {
 	if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../") && dir != "." && dir != ".." {
 		if cdpath, ok := r.getScalar("CDPATH"); ok && cdpath != "" {
 			for _, p := range strings.Split(cdpath, ":") {
+				named := p != "" // a named entry, even ".", prints the result
 				if p == "" {
 					p = "."
 				}
 				cand := r.absPath(path.Join(p, dir))
 				if st, err := r.fs().Stat(vfs.RootIno, cand, true); err == nil && st.Type == vfs.TypeDir {
 					target = cand
-					if p != "." {
+					if named {
 						printDir = true
 					}
 					break
@@ -268,7 +269,17 @@ func builtinCd(r *Interp, args []string) int {
 		return 1
 	}
 	if physical {
+		// -P resolves symlinks before "..": link/.. is link's parent.
+		if target == r.absPath(dir) { // not found through CDPATH
+			target = dir
+			if !path.IsAbs(dir) {
+				target = r.dir + "/" + dir
+			}
+		}
 		target = r.realPath(target)
+	} else if strings.HasPrefix(dir, "//") && !strings.HasPrefix(dir, "///") {
+		// POSIX leaves a leading "//" alone, and so does bash.
+		target = "/" + target
 	}
 	r.setDir(target)
 	if printDir {
@@ -326,77 +337,6 @@ func builtinPwd(r *Interp, args []string) int {
 		d = r.realPath(d)
 	}
 	return r.writeOut("pwd", d+"\n")
-}
-
-func (r *Interp) dirsLine() string {
-	home, _ := r.getScalar("HOME")
-	tilde := func(d string) string {
-		if home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
-			return "~" + d[len(home):]
-		}
-		return d
-	}
-	list := []string{tilde(r.dir)}
-	for i := len(r.dirStack) - 1; i >= 0; i-- {
-		list = append(list, tilde(r.dirStack[i]))
-	}
-	return strings.Join(list, " ") + "\n"
-}
-
-func builtinPushd(r *Interp, args []string) int {
-	if len(args) < 2 {
-		if len(r.dirStack) == 0 {
-			r.builtinErr("pushd", "no other directory")
-			return 1
-		}
-		top := r.dirStack[len(r.dirStack)-1]
-		r.dirStack[len(r.dirStack)-1] = r.dir
-		if st := builtinCd(r, []string{"cd", top}); st != 0 {
-			return st
-		}
-		return r.writeOut("pushd", r.dirsLine())
-	}
-	old := r.dir
-	if st := builtinCd(r, []string{"cd", args[1]}); st != 0 {
-		return st
-	}
-	r.dirStack = append(r.dirStack, old)
-	return r.writeOut("pushd", r.dirsLine())
-}
-
-func builtinPopd(r *Interp, args []string) int {
-	if len(r.dirStack) == 0 {
-		r.builtinErr("popd", "directory stack empty")
-		return 1
-	}
-	top := r.dirStack[len(r.dirStack)-1]
-	if st := builtinCd(r, []string{"cd", top}); st != 0 {
-		return st
-	}
-	r.dirStack = r.dirStack[:len(r.dirStack)-1]
-	return r.writeOut("popd", r.dirsLine())
-}
-
-func builtinDirs(r *Interp, args []string) int {
-	for _, a := range args[1:] {
-		switch a {
-		case "-c":
-			r.dirStack = nil
-			return 0
-		case "-p", "-v", "-l":
-			list := append([]string{r.dir}, reversed(r.dirStack)...)
-			var sb strings.Builder
-			for i, d := range list {
-				if a == "-v" {
-					fmt.Fprintf(&sb, "%2d  %s\n", i, d)
-				} else {
-					sb.WriteString(d + "\n")
-				}
-			}
-			return r.writeOut("dirs", sb.String())
-		}
-	}
-	return r.writeOut("dirs", r.dirsLine())
 }
 
 func reversed(s []string) []string {
