@@ -560,20 +560,11 @@ func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readon
 
 // funcText renders a function as declare -f does (bash's own layout).
 func (r *Interp) funcText(f *Func) string {
-	var sb strings.Builder
-	p := syntax.NewPrinter(syntax.Indent(4), syntax.FunctionNextLine(false))
-	decl := &syntax.File{Stmts: []*syntax.Stmt{{Cmd: &syntax.FuncDecl{Name: &syntax.Lit{Value: f.Name}, Parens: true, Body: f.body.stmt}}}}
-	p.Print(&sb, decl)
-	text := sb.String()
-	// bash prints "name () " then the body on the next line.
-	if i := strings.Index(text, "() "); i >= 0 {
-		text = text[:i] + "() \n" + text[i+3:]
+	src := ""
+	if f.body.src != nil {
+		src = f.body.src.text
 	}
-	text = strings.Replace(text, f.Name+"() ", f.Name+" () ", 1)
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	return text
+	return funcBodyText(f.Name, f.body.stmt, src, true) + "\n"
 }
 
 func builtinUnset(r *Interp, args []string) int {
