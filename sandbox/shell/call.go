@@ -209,6 +209,7 @@ func (r *Interp) environ() []string {
 			out = append(out, k+"="+v.Str)
 		}
 	}
+	out = append(out, r.exportedFuncs()...)
 	sort.Strings(out) // deterministic for guests (and their fuel)
 	return out
 }

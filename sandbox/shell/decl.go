@@ -136,7 +136,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 		operands = append(operands, it)
 	}
 	if funcs || funcNames {
-		return r.declareFuncs(cmd, operands, funcNames, on&AttrReadonly != 0)
+		return r.declareFuncs(cmd, operands, funcNames, on&AttrReadonly != 0, unexport)
 	}
 	if len(operands) == 0 {
 		if cmd == "local" && !print && on == 0 {
@@ -512,7 +512,7 @@ func shellQuoteValue(s string) string {
 }
 
 // declareFuncs implements declare -f / -F.
-func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readonly bool) int {
+func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readonly, unexport bool) int {
 	var names []string
 	if len(operands) == 0 {
 		for k := range r.funcs {
@@ -542,13 +542,21 @@ func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readon
 			continue
 		}
 		if cmd == "export" {
+			f.exported = !unexport
 			continue
 		}
 		if namesOnly {
 			if len(operands) > 0 {
 				sb.WriteString(n + "\n")
 			} else {
-				sb.WriteString("declare -f " + n + "\n")
+				flags := "f"
+				if f.readonly {
+					flags += "r"
+				}
+				if f.exported {
+					flags += "x"
+				}
+				sb.WriteString("declare -" + flags + " " + n + "\n")
 			}
 			continue
 		}

@@ -663,3 +663,41 @@ func (p *cmdPrinter) redirect(rd *syntax.Redirect) {
 		p.put(n + rd.Op.String() + w)
 	}
 }
+
+// exportedFuncs are the environment entries of functions marked with
+// export -f, as bash passes them to its children.
+func (r *Interp) exportedFuncs() []string {
+	var out []string
+	for name, f := range r.funcs {
+		if !f.exported || f.body == nil {
+			continue
+		}
+		src := ""
+		if f.body.src != nil {
+			src = f.body.src.text
+		}
+		out = append(out, "BASH_FUNC_"+name+"%%="+funcBodyText("", f.body.stmt, src, false))
+	}
+	return out
+}
+
+// importFunc defines the function an environment entry
+// BASH_FUNC_name%%=() { ... } carries, and reports whether it was one.
+func (r *Interp) importFunc(k, v string) bool {
+	name, ok := strings.CutPrefix(k, "BASH_FUNC_")
+	if !ok || !strings.HasSuffix(name, "%%") || !strings.HasPrefix(v, "() {") {
+		return false
+	}
+	name = strings.TrimSuffix(name, "%%")
+	src := name + " " + v
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	fd, ok := f.Stmts[0].Cmd.(*syntax.FuncDecl)
+	if !ok || fd.Name.Value != name {
+		return false
+	}
+	r.funcs[name] = &Func{Name: name, Source: src, body: &stmtNode{stmt: fd.Body, src: &sourceFile{text: src}}, exported: true}
+	return true
+}

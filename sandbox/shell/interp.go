@@ -104,6 +104,7 @@ type Func struct {
 	Source   string // the text of the definition, for declare -f and snapshots
 	body     *stmtNode
 	readonly bool
+	exported bool // export -f: children see it in BASH_FUNC_name%%
 }
 
 // shared is what a shell and all its subshells have in common.
@@ -259,6 +260,9 @@ func New(cfg Config) (*Interp, error) {
 	r.opts = defaultOptions()
 	for _, kv := range cfg.Env {
 		k, v, ok := strings.Cut(kv, "=")
+		if ok && r.importFunc(k, v) {
+			continue
+		}
 		if !ok || !validName(k) {
 			continue
 		}
