@@ -78,6 +78,14 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 	optsDone := false
 	for _, it := range items {
 		w := it.word
+		if cmd == "local" && it.assign == nil && w == "-" {
+			if sc := r.vars.top(); sc.opts == nil {
+				saved := r.opts
+				sc.opts = &saved
+			}
+			optsDone = true
+			continue
+		}
 		if it.assign == nil && !optsDone && len(w) > 1 && (w[0] == '-' || w[0] == '+') {
 			if w == "--" {
 				optsDone = true

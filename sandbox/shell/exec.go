@@ -433,6 +433,9 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	defer func() {
 		r.funcDepth--
 		r.frames = r.frames[:len(r.frames)-1]
+		if saved := r.vars.top().opts; saved != nil {
+			r.opts.restoreSet(saved) // local -
+		}
 		r.vars.scopes = r.vars.scopes[:len(r.vars.scopes)-1]
 		r.params, r.source = savedParams, savedSrc
 		r.loopDepth = savedLoop

@@ -35,6 +35,18 @@ func (o *options) setOptions() []namedOpt {
 	}
 }
 
+// restoreSet restores the set -o options from saved (shopt options stay),
+// as a function's `local -` does when it returns.
+func (o *options) restoreSet(saved *options) {
+	cur, old := o.setOptions(), saved.setOptions()
+	for i := range cur {
+		if cur[i].p != nil {
+			*cur[i].p = *old[i].p
+		}
+	}
+	o.noBrace = saved.noBrace
+}
+
 type namedOpt struct {
 	name string
 	p    *bool
