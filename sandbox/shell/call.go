@@ -12,7 +12,7 @@ import (
 
 // callExpr runs a simple command: assignments, words, redirections.
 func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
-	if len(c.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 {
+	if len(c.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 && (r.source == nil || !r.source.aliasesDone) {
 		if r.expandAlias(c, redirs) {
 			return
 		}

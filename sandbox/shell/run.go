@@ -16,6 +16,9 @@ import (
 type sourceFile struct {
 	name string
 	text string
+	// aliasesDone: aliases were expanded as the text was parsed (see
+	// alias.go), so its commands do not expand them when they run.
+	aliasesDone bool
 }
 
 // stmtNode is a function body with the source it came from.
@@ -113,18 +116,20 @@ func (r *Interp) runSource(src, name string) {
 	// statement then.
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	if f, err := p.Parse(strings.NewReader(src), name); err == nil {
+		file.aliasesDone = true
 		skipLine := uint(0)
-		for _, st := range f.Stmts {
+		r.runUnits(file, f.Stmts, func(st *syntax.Stmt) bool {
 			if r.exiting || r.returning || r.fatal != nil {
-				return
+				return true
 			}
 			if st.Pos().Line() == skipLine {
-				continue
+				return false
 			}
 			if r.topStmt(st) {
 				skipLine = st.End().Line()
 			}
-		}
+			return false
+		})
 		return
 	}
 	// What shares the error's line does not run: bash parses a line
