@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -77,6 +78,7 @@ type guestProc struct {
 	run   *runState
 	given int64  // fuel handed out in the current slice
 	dir   string // working directory, for proc_spawn
+	umask uint32 // file mode creation mask, for proc_spawn
 	kids  children
 }
 
@@ -186,6 +188,11 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		Now:    s.now,
 		Random: run.randomFor(args),
 	}
+	if _, err := s.fs.Stat(vfs.RootIno, hc.Dir, true); errors.Is(err, fs.ErrNotExist) {
+		// The working directory was removed: a program still runs, as
+		// on Linux (its relative paths then resolve from /).
+		cfg.Cwd = "/"
+	}
 	if s.opts.Clock != nil {
 		vc := &virtualClock{}
 		cfg.Nanotime, cfg.Sleep = vc.nanotime, vc.sleep
@@ -196,8 +203,9 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		return 126
 	}
 	defer proc.Close()
+	proc.SetUmask(fs.FileMode(hc.umask))
 
-	g := &guestProc{run: run, dir: hc.Dir}
+	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask}
 	pctx := wasi.WithProcess(context.WithValue(ctx, guestKey{}, g), proc)
 	inst, err := mod.Instantiate(pctx)
 	if err != nil {

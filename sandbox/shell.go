@@ -21,7 +21,7 @@ type shellHost struct{ s *Sandbox }
 
 // Exec runs the executable VFS file p.
 func (h shellHost) Exec(ctx context.Context, p *shell.Process) int {
-	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, slotHeld: p.SlotHeld}
+	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, umask: p.Umask, slotHeld: p.SlotHeld}
 	return h.s.execPath(ctx, io, p.Path, p.Args)
 }
 
@@ -78,6 +78,8 @@ type procIO struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// umask is the file mode creation mask.
+	umask uint32
 	// slotHeld: the process runs in a slot its starter already counted.
 	slotHeld bool
 }
@@ -152,6 +154,11 @@ func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []st
 	if !ok {
 		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", args[0])
 		return 127
+	}
+	if len(args) > 0 && path.Base(args[0]) != tool {
+		// The tool file is the program whatever name runs it (hash -p,
+		// a copy or link): the multi-call module picks it by args[0].
+		args = append([]string{tool}, args[1:]...)
 	}
 	load := func() ([]byte, error) {
 		b, _, err := s.tools.moduleBytes(tool)
@@ -254,6 +261,7 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) int {
 		return 2
 	}
 	sh.SetStdio(hc.Stdin, hc.Stdout, hc.Stderr)
+	sh.SetUmask(hc.umask)
 	status := sh.Main(ctx, args, hc.Stdin, int(s.opts.OutputLimit))
 	if ctx.Err() != nil {
 		return 124

@@ -161,7 +161,7 @@ func procSpawn(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g.kids.m[pid] = c
 	g.kids.mu.Unlock()
 
-	pio := procIO{Env: env, Dir: dir, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	pio := procIO{Env: env, Dir: dir, Stdin: stdin, Stdout: stdout, Stderr: stderr, umask: g.umask}
 	go func() {
 		defer close(c.done)
 		defer func() { relIn(); relOut(); relErr() }()

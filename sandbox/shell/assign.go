@@ -495,6 +495,12 @@ func (r *Interp) unsetVar(name string) bool {
 		return false
 	}
 	delete(sc.vars, rname)
+	if sc != r.vars.global() && sc == r.vars.top() && sc.fn != "" {
+		// A local unset in its own function stays local, unset, until
+		// the function returns.
+		sc.vars[rname] = &Var{}
+		return true
+	}
 	if rname == "RANDOM" || rname == "SECONDS" {
 		// Unset dynamic variables lose their special meaning.
 		sc.vars[rname] = &Var{Attr: AttrTrace}

@@ -41,7 +41,8 @@ func init() {
 		"compopt": builtinComplete, "enable": builtinEnable, "help": builtinHelp,
 		"builtin": builtinBuiltin, "read": builtinRead, "mapfile": builtinMapfile,
 		"readarray": builtinMapfile, "ulimit": builtinUlimit, "fg": builtinFgBg, "bg": builtinFgBg,
-		"suspend": builtinFgBg, "logout": builtinExit,
+		"suspend": builtinFgBg, "logout": builtinLogout,
+		"fc": builtinFc, "bind": builtinBind, "history": builtinHistory,
 	}
 }
 
@@ -124,6 +125,29 @@ func builtinEcho(r *Interp, args []string) int {
 	return r.writeOut("echo", s)
 }
 
+// echoOctal quotes the backslashes of s that printf's %b would take for
+// a \NNN octal escape: echo knows only \0NNN.
+func echoOctal(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if s[i] != '\\' || i+1 >= len(s) {
+			continue
+		}
+		switch c := s[i+1]; {
+		case c == '\\':
+			b.WriteByte(c)
+			i++
+		case c >= '1' && c <= '7':
+			b.WriteByte('\\')
+		}
+	}
+	return b.String()
+}
+
 func builtinPrintf(r *Interp, args []string) int {
 	loc := time.UTC
 	if tz, ok := r.getScalar("TZ"); ok && tz != "" {
@@ -163,7 +187,7 @@ func builtinPrintf(r *Interp, args []string) int {
 // --- directories -----------------------------------------------------
 
 func builtinCd(r *Interp, args []string) int {
-	physical := false
+	physical := r.opts.physical
 	args = args[1:]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
 		if args[0] == "--" {
@@ -217,13 +241,14 @@ func builtinCd(r *Interp, args []string) int {
 	if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../") && dir != "." && dir != ".." {
 		if cdpath, ok := r.getScalar("CDPATH"); ok && cdpath != "" {
 			for _, p := range strings.Split(cdpath, ":") {
+				named := p != "" // a named entry, even ".", prints the result
 				if p == "" {
 					p = "."
 				}
 				cand := r.absPath(path.Join(p, dir))
 				if st, err := r.fs().Stat(vfs.RootIno, cand, true); err == nil && st.Type == vfs.TypeDir {
 					target = cand
-					if p != "." {
+					if named {
 						printDir = true
 					}
 					break
@@ -244,7 +269,17 @@ func builtinCd(r *Interp, args []string) int {
 		return 1
 	}
 	if physical {
+		// -P resolves symlinks before "..": link/.. is link's parent.
+		if target == r.absPath(dir) { // not found through CDPATH
+			target = dir
+			if !path.IsAbs(dir) {
+				target = r.dir + "/" + dir
+			}
+		}
 		target = r.realPath(target)
+	} else if strings.HasPrefix(dir, "//") && !strings.HasPrefix(dir, "///") {
+		// POSIX leaves a leading "//" alone, and so does bash.
+		target = "/" + target
 	}
 	r.setDir(target)
 	if printDir {
@@ -304,77 +339,6 @@ func builtinPwd(r *Interp, args []string) int {
 	return r.writeOut("pwd", d+"\n")
 }
 
-func (r *Interp) dirsLine() string {
-	home, _ := r.getScalar("HOME")
-	tilde := func(d string) string {
-		if home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
-			return "~" + d[len(home):]
-		}
-		return d
-	}
-	list := []string{tilde(r.dir)}
-	for i := len(r.dirStack) - 1; i >= 0; i-- {
-		list = append(list, tilde(r.dirStack[i]))
-	}
-	return strings.Join(list, " ") + "\n"
-}
-
-func builtinPushd(r *Interp, args []string) int {
-	if len(args) < 2 {
-		if len(r.dirStack) == 0 {
-			r.builtinErr("pushd", "no other directory")
-			return 1
-		}
-		top := r.dirStack[len(r.dirStack)-1]
-		r.dirStack[len(r.dirStack)-1] = r.dir
-		if st := builtinCd(r, []string{"cd", top}); st != 0 {
-			return st
-		}
-		return r.writeOut("pushd", r.dirsLine())
-	}
-	old := r.dir
-	if st := builtinCd(r, []string{"cd", args[1]}); st != 0 {
-		return st
-	}
-	r.dirStack = append(r.dirStack, old)
-	return r.writeOut("pushd", r.dirsLine())
-}
-
-func builtinPopd(r *Interp, args []string) int {
-	if len(r.dirStack) == 0 {
-		r.builtinErr("popd", "directory stack empty")
-		return 1
-	}
-	top := r.dirStack[len(r.dirStack)-1]
-	if st := builtinCd(r, []string{"cd", top}); st != 0 {
-		return st
-	}
-	r.dirStack = r.dirStack[:len(r.dirStack)-1]
-	return r.writeOut("popd", r.dirsLine())
-}
-
-func builtinDirs(r *Interp, args []string) int {
-	for _, a := range args[1:] {
-		switch a {
-		case "-c":
-			r.dirStack = nil
-			return 0
-		case "-p", "-v", "-l":
-			list := append([]string{r.dir}, reversed(r.dirStack)...)
-			var sb strings.Builder
-			for i, d := range list {
-				if a == "-v" {
-					fmt.Fprintf(&sb, "%2d  %s\n", i, d)
-				} else {
-					sb.WriteString(d + "\n")
-				}
-			}
-			return r.writeOut("dirs", sb.String())
-		}
-	}
-	return r.writeOut("dirs", r.dirsLine())
-}
-
 func reversed(s []string) []string {
 	out := make([]string, len(s))
 	for i, v := range s {
@@ -400,6 +364,9 @@ func builtinShift(r *Interp, args []string) int {
 		n = v
 	}
 	if n > len(r.params) {
+		if r.opts.shiftVerbose {
+			r.builtinErr("shift", "%d: shift count out of range", n)
+		}
 		return 1
 	}
 	r.params = r.params[n:]
@@ -663,7 +630,7 @@ func (r *Interp) describe(name, mode string, all bool) bool {
 			return true
 		}
 	}
-	if f, ok := r.funcs[name]; ok && mode != "P" {
+	if f, ok := r.funcs[name]; ok && mode != "P" && !r.noFuncLookup {
 		text := name + " is a function\n" + r.funcText(f)
 		if mode == "v" {
 			text = name
@@ -725,6 +692,8 @@ func (r *Interp) describe(name, mode string, all bool) bool {
 func builtinType(r *Interp, args []string) int {
 	mode, all := "", false
 	names := []string{}
+	saved := r.noFuncLookup
+	defer func() { r.noFuncLookup = saved }()
 	for _, a := range args[1:] {
 		if len(a) > 1 && a[0] == '-' && len(names) == 0 {
 			for _, c := range a[1:] {
@@ -734,6 +703,7 @@ func builtinType(r *Interp, args []string) int {
 				case 'a':
 					all = true
 				case 'f':
+					r.noFuncLookup = true
 				default:
 					r.builtinErr("type", "-%c: invalid option", c)
 					r.writeErr("type: usage: type [-afptP] name [name ...]\n")
@@ -909,21 +879,36 @@ func builtinTest(r *Interp, args []string) int {
 }
 
 func builtinUmask(r *Interp, args []string) int {
-	symbolic := false
+	symbolic, reusable := false, false
 	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		switch args[0] {
-		case "-S":
-			symbolic = true
-		case "-p":
-		default:
-			r.builtinErr("umask", "%s: invalid option", args[0])
-			return 2
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'S':
+				symbolic = true
+			case 'p':
+				reusable = true
+			default:
+				r.builtinErr("umask", "-%c: invalid option", c)
+				r.writeErr("umask: usage: umask [-p] [-S] [mode]\n")
+				return 2
+			}
 		}
 		args = args[1:]
 	}
 	if len(args) == 0 {
 		m := r.umask
+		prefix := ""
+		if reusable {
+			prefix = "umask "
+			if symbolic {
+				prefix += "-S "
+			}
+		}
 		if symbolic {
 			perm := func(shift uint) string {
 				s := ""
@@ -939,17 +924,93 @@ func builtinUmask(r *Interp, args []string) int {
 				}
 				return s
 			}
-			return r.writeOut("umask", "u="+perm(6)+",g="+perm(3)+",o="+perm(0)+"\n")
+			return r.writeOut("umask", prefix+"u="+perm(6)+",g="+perm(3)+",o="+perm(0)+"\n")
 		}
-		return r.writeOut("umask", fmt.Sprintf("%04o\n", m))
+		return r.writeOut("umask", fmt.Sprintf("%s%04o\n", prefix, m))
 	}
-	v, err := strconv.ParseUint(args[0], 8, 32)
-	if err != nil || v > 0o777 {
-		r.builtinErr("umask", "%s: octal number out of range", args[0])
-		return 1
+	if c := args[0][0]; c >= '0' && c <= '9' {
+		v, err := strconv.ParseUint(args[0], 8, 32)
+		if err != nil || v > 0o777 {
+			r.builtinErr("umask", "%s: octal number out of range", args[0])
+			return 1
+		}
+		r.umask = uint32(v)
+	} else {
+		bits, ok := r.symbolicMode(args[0], ^r.umask&0o777)
+		if !ok {
+			return 1
+		}
+		r.umask = ^bits & 0o777
 	}
-	r.umask = uint32(v)
+	if symbolic {
+		return builtinUmask(r, []string{"umask", "-S"})
+	}
 	return 0
+}
+
+// symbolicMode applies a chmod-style MODE ("u=rwx,g+w") to the
+// permission bits, as bash's umask does.
+func (r *Interp) symbolicMode(mode string, bits uint32) (uint32, bool) {
+	at := func(i int) byte {
+		if i < len(mode) {
+			return mode[i]
+		}
+		return 0
+	}
+	i := 0
+	for {
+		var who, perm uint32
+		for ; strings.IndexByte("agou", at(i)) >= 0 && at(i) != 0; i++ {
+			switch at(i) {
+			case 'u':
+				who |= 0o700
+			case 'g':
+				who |= 0o070
+			case 'o':
+				who |= 0o007
+			case 'a':
+				who |= 0o777
+			}
+		}
+		op := at(i)
+		i++
+		if op != '+' && op != '-' && op != '=' {
+			r.builtinErr("umask", "`%s': invalid symbolic mode operator", string(op))
+			return 0, false
+		}
+		for ; at(i) == 'r' || at(i) == 'w' || at(i) == 'x'; i++ {
+			switch at(i) {
+			case 'r':
+				perm |= 0o444
+			case 'w':
+				perm |= 0o222
+			case 'x':
+				perm |= 0o111
+			}
+		}
+		if at(i) != 0 && at(i) != ',' {
+			r.builtinErr("umask", "`%c': invalid symbolic mode character", at(i))
+			return 0, false
+		}
+		if who != 0 {
+			perm &= who
+		}
+		switch op {
+		case '+':
+			bits |= perm
+		case '-':
+			bits &^= perm
+		case '=':
+			if who == 0 {
+				who = 0o777
+			}
+			bits = bits&^who | perm
+		}
+		if at(i) == 0 {
+			return bits, true
+		}
+		i++
+	}
 }
 
 func builtinTimes(r *Interp, args []string) int {
@@ -1054,7 +1115,16 @@ func builtinUlimit(r *Interp, args []string) int {
 }
 
 func builtinFgBg(r *Interp, args []string) int {
+	if args[0] == "suspend" {
+		r.builtinErr(args[0], "cannot suspend: no job control")
+		return 1
+	}
 	r.builtinErr(args[0], "no job control")
+	return 1
+}
+
+func builtinLogout(r *Interp, args []string) int {
+	r.builtinErr("logout", "not login shell: use `exit'")
 	return 1
 }
 

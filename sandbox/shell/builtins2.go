@@ -573,6 +573,10 @@ func builtinGetopts(r *Interp, args []string) int {
 		return 2
 	}
 	optstring, name := args[1], args[2]
+	if !validName(name) {
+		r.builtinErr("getopts", "`%s': not a valid identifier", name)
+		return 1
+	}
 	params := r.params
 	if len(args) > 3 {
 		params = args[3:]
@@ -632,7 +636,8 @@ func builtinGetopts(r *Interp, args []string) int {
 			r.assignQuiet("OPTARG", string(c))
 		} else {
 			r.unsetVar("OPTARG")
-			r.errorf("illegal option -- %c", c)
+			// bash prints these as "$0: MSG", without a line number.
+			r.writeErr(fmt.Sprintf("%s: illegal option -- %c\n", r.arg0, c))
 		}
 		r.assignQuiet(name, "?")
 		advance()
@@ -656,7 +661,7 @@ func builtinGetopts(r *Interp, args []string) int {
 			} else {
 				r.assignQuiet(name, "?")
 				r.unsetVar("OPTARG")
-				r.errorf("option requires an argument -- %c", c)
+				r.writeErr(fmt.Sprintf("%s: option requires an argument -- %c\n", r.arg0, c))
 			}
 			return 0
 		}
@@ -675,10 +680,20 @@ func builtinCompgen(r *Interp, args []string) int {
 	args = args[1:]
 	var cands []string
 	word := ""
+	prefix, suffix := "", ""
 	prefixFilter := true
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch a {
+		case "-P", "-S":
+			if i+1 < len(args) {
+				i++
+				if a == "-P" {
+					prefix = args[i]
+				} else {
+					suffix = args[i]
+				}
+			}
 		case "-W":
 			if i+1 < len(args) {
 				i++
@@ -719,7 +734,7 @@ func builtinCompgen(r *Interp, args []string) int {
 		if prefixFilter && !strings.HasPrefix(c, word) {
 			continue
 		}
-		sb.WriteString(c + "\n")
+		sb.WriteString(prefix + c + suffix + "\n")
 		n++
 	}
 	r.writeOut("compgen", sb.String())

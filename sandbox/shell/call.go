@@ -12,7 +12,7 @@ import (
 
 // callExpr runs a simple command: assignments, words, redirections.
 func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
-	if len(c.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 {
+	if len(c.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 && (r.source == nil || !r.source.aliasesDone) {
 		if r.expandAlias(c, redirs) {
 			return
 		}
@@ -106,7 +106,7 @@ func (r *Interp) runProgram(args []string) {
 		r.status = status
 		return
 	}
-	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), SlotHeld: r.slotFree}
+	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree}
 	r.slotFree = false
 	r.status = r.sh.cfg.Host.Exec(r.ctx, proc)
 	if ctxDone(r.ctx) {
@@ -209,6 +209,7 @@ func (r *Interp) environ() []string {
 			out = append(out, k+"="+v.Str)
 		}
 	}
+	out = append(out, r.exportedFuncs()...)
 	sort.Strings(out) // deterministic for guests (and their fuel)
 	return out
 }

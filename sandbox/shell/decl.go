@@ -78,6 +78,14 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 	optsDone := false
 	for _, it := range items {
 		w := it.word
+		if cmd == "local" && it.assign == nil && w == "-" {
+			if sc := r.vars.top(); sc.opts == nil {
+				saved := r.opts
+				sc.opts = &saved
+			}
+			optsDone = true
+			continue
+		}
 		if it.assign == nil && !optsDone && len(w) > 1 && (w[0] == '-' || w[0] == '+') {
 			if w == "--" {
 				optsDone = true
@@ -136,7 +144,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 		operands = append(operands, it)
 	}
 	if funcs || funcNames {
-		return r.declareFuncs(cmd, operands, funcNames, on&AttrReadonly != 0)
+		return r.declareFuncs(cmd, operands, funcNames, on&AttrReadonly != 0, unexport)
 	}
 	if len(operands) == 0 {
 		if cmd == "local" && !print && on == 0 {
@@ -148,7 +156,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 		status := 0
 		for _, it := range operands {
 			n := it.word
-			v := r.vars.get(n)
+			v, _ := r.vars.lookup(n) // a nameref prints itself
 			if v == nil {
 				if v := r.dynamicVar(n); v != nil {
 					r.writeOut(cmd, r.declareLine(n, v)+"\n")
@@ -273,8 +281,14 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			sc.vars[target] = v
 		}
 	}
-	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0 || on&^(AttrReadonly|AttrExport) != 0) {
-		r.errorf("%s: readonly variable", target)
+	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0) {
+		// declare names itself; export and readonly assign as bash's
+		// variable code does, which does not.
+		if cmd == "export" || cmd == "readonly" {
+			r.errorf("%s: readonly variable", target)
+		} else {
+			r.builtinErr(cmd, "%s: readonly variable", target)
+		}
 		return false
 	}
 	if on&AttrAssoc != 0 && v.Attr&AttrIndexed != 0 && v.Index.Len() > 0 {
@@ -414,6 +428,8 @@ func (r *Interp) declareLine(name string, v *Var) string {
 		head = "declare -- " + name
 	}
 	switch {
+	case v.IsArray() && !v.Set && len(v.keys()) == 0:
+		return head // declared, never assigned
 	case v.Attr&AttrAssoc != 0:
 		var sb strings.Builder
 		sb.WriteString(head + "=(")
@@ -452,7 +468,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 		sort.Strings(names)
 	}
 	for _, n := range names {
-		v := r.vars.get(n)
+		v, _ := r.vars.lookup(n)
 		if cmd == "local" {
 			v = r.vars.top().vars[n]
 		}
@@ -504,7 +520,7 @@ func shellQuoteValue(s string) string {
 }
 
 // declareFuncs implements declare -f / -F.
-func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readonly bool) int {
+func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readonly, unexport bool) int {
 	var names []string
 	if len(operands) == 0 {
 		for k := range r.funcs {
@@ -534,10 +550,22 @@ func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readon
 			continue
 		}
 		if cmd == "export" {
+			f.exported = !unexport
 			continue
 		}
 		if namesOnly {
-			sb.WriteString("declare -f " + n + "\n")
+			if len(operands) > 0 {
+				sb.WriteString(n + "\n")
+			} else {
+				flags := "f"
+				if f.readonly {
+					flags += "r"
+				}
+				if f.exported {
+					flags += "x"
+				}
+				sb.WriteString("declare -" + flags + " " + n + "\n")
+			}
 			continue
 		}
 		sb.WriteString(r.funcText(f))
@@ -548,20 +576,11 @@ func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readon
 
 // funcText renders a function as declare -f does (bash's own layout).
 func (r *Interp) funcText(f *Func) string {
-	var sb strings.Builder
-	p := syntax.NewPrinter(syntax.Indent(4), syntax.FunctionNextLine(false))
-	decl := &syntax.File{Stmts: []*syntax.Stmt{{Cmd: &syntax.FuncDecl{Name: &syntax.Lit{Value: f.Name}, Parens: true, Body: f.body.stmt}}}}
-	p.Print(&sb, decl)
-	text := sb.String()
-	// bash prints "name () " then the body on the next line.
-	if i := strings.Index(text, "() "); i >= 0 {
-		text = text[:i] + "() \n" + text[i+3:]
+	src := ""
+	if f.body.src != nil {
+		src = f.body.src.text
 	}
-	text = strings.Replace(text, f.Name+"() ", f.Name+" () ", 1)
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	return text
+	return funcBodyText(f.Name, f.body.stmt, src, true) + "\n"
 }
 
 func builtinUnset(r *Interp, args []string) int {
@@ -596,6 +615,11 @@ func builtinUnset(r *Interp, args []string) int {
 			base, sub, hasSub = n[:i], n[i+1:len(n)-1], true
 		}
 		if !validName(base) {
+			// Without -v, bash then tries a function of that name.
+			if mode == "" {
+				delete(r.funcs, n)
+				continue
+			}
 			r.builtinErr("unset", "`%s': not a valid identifier", n)
 			status = 1
 			continue

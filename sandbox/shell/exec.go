@@ -268,7 +268,10 @@ func (r *Interp) forClause(c *syntax.ForClause) {
 		r.status = 0
 		for _, it := range items {
 			r.tick()
-			if !r.assignChecked(name, it) {
+			if v, _ := r.vars.lookup(name); v != nil && v.Attr&AttrNameref != 0 && v.Attr&AttrReadonly == 0 {
+				// A nameref loop variable refers to each word in turn.
+				v.Str, v.Set = it, true
+			} else if !r.assignChecked(name, it) {
 				r.status = 1
 				return
 			}
@@ -430,6 +433,9 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	defer func() {
 		r.funcDepth--
 		r.frames = r.frames[:len(r.frames)-1]
+		if saved := r.vars.top().opts; saved != nil {
+			r.opts.restoreSet(saved) // local -
+		}
 		r.vars.scopes = r.vars.scopes[:len(r.vars.scopes)-1]
 		r.params, r.source = savedParams, savedSrc
 		r.loopDepth = savedLoop

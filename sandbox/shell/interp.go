@@ -39,6 +39,9 @@ type Process struct {
 	Env   []string // KEY=VALUE, sorted
 	Dir   string   // the working directory
 	Stdio Stdio
+	// Umask is the shell's file mode creation mask, which the program
+	// inherits.
+	Umask uint32
 	// SlotHeld is true when the program runs in the process slot of the
 	// subshell that starts it (a pipeline stage or job running one
 	// command, which a real shell would exec): Host.Exec must not count
@@ -101,6 +104,7 @@ type Func struct {
 	Source   string // the text of the definition, for declare -f and snapshots
 	body     *stmtNode
 	readonly bool
+	exported bool // export -f: children see it in BASH_FUNC_name%%
 }
 
 // shared is what a shell and all its subshells have in common.
@@ -170,6 +174,7 @@ type Interp struct {
 	secondsAt              time.Time
 	sourceDepth            int
 	umask                  uint32
+	noFuncLookup           bool            // type -f is describing
 	disabled               map[string]bool // builtins turned off by enable -n
 	completeSpecs          map[string]string
 	getoptsInd, getoptsSub int
@@ -257,6 +262,9 @@ func New(cfg Config) (*Interp, error) {
 	r.opts = defaultOptions()
 	for _, kv := range cfg.Env {
 		k, v, ok := strings.Cut(kv, "=")
+		if ok && r.importFunc(k, v) {
+			continue
+		}
 		if !ok || !validName(k) {
 			continue
 		}
@@ -315,6 +323,10 @@ func (r *Interp) SetStdio(stdin io.Reader, stdout, stderr io.Writer) {
 	r.fds.set(1, newStreamFd(nil, stdout))
 	r.fds.set(2, newStreamFd(nil, stderr))
 }
+
+// SetUmask sets the file mode creation mask (022 in a new Interp), as a
+// child shell inherits it.
+func (r *Interp) SetUmask(mask uint32) { r.umask = mask & 0o777 }
 
 // Dir is the working directory.
 func (r *Interp) Dir() string { return r.dir }

@@ -468,7 +468,16 @@ func (r *Interp) evalString(src, name string) {
 		return
 	}
 	// Line numbers inside eval count from the eval's line.
-	r.stmtsAt(f.Stmts, line-1)
+	file.aliasesDone = true
+	r.runUnits(file, f.Stmts, func(st *syntax.Stmt) bool {
+		if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
+			return true
+		}
+		r.lineBase = line - 1
+		r.stmt(st)
+		return false
+	})
+	r.lineBase = 0
 	r.lineno = line
 }
 

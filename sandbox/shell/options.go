@@ -15,6 +15,7 @@ type options struct {
 	lastpipe, expandAliases, patsubReplacement, inheritErrexit, xpgEcho     bool
 	globskipdots                                                            bool
 	globasciiranges, sourcepath                                             bool
+	physical, shiftVerbose                                                  bool
 }
 
 func defaultOptions() options {
@@ -29,9 +30,21 @@ func (o *options) setOptions() []namedOpt {
 		{"histexpand", nil}, {"history", nil}, {"ignoreeof", nil}, {"interactive-comments", nil},
 		{"keyword", nil}, {"monitor", &o.monitor}, {"noclobber", &o.noclobber}, {"noexec", &o.noexec},
 		{"noglob", &o.noglob}, {"nolog", nil}, {"notify", nil}, {"nounset", &o.nounset},
-		{"onecmd", nil}, {"physical", nil}, {"pipefail", &o.pipefail}, {"posix", &o.posix},
+		{"onecmd", nil}, {"physical", &o.physical}, {"pipefail", &o.pipefail}, {"posix", &o.posix},
 		{"privileged", nil}, {"verbose", &o.verbose}, {"vi", nil}, {"xtrace", &o.xtrace},
 	}
+}
+
+// restoreSet restores the set -o options from saved (shopt options stay),
+// as a function's `local -` does when it returns.
+func (o *options) restoreSet(saved *options) {
+	cur, old := o.setOptions(), saved.setOptions()
+	for i := range cur {
+		if cur[i].p != nil {
+			*cur[i].p = *old[i].p
+		}
+	}
+	o.noBrace = saved.noBrace
 }
 
 type namedOpt struct {
@@ -43,6 +56,7 @@ type namedOpt struct {
 // field are accepted and reported with their bash defaults.
 func (o *options) shoptOptions() []namedOpt {
 	list := []namedOpt{
+		{"shift_verbose", &o.shiftVerbose},
 		{"dotglob", &o.dotglob}, {"expand_aliases", &o.expandAliases}, {"extglob", &o.extglob},
 		{"failglob", &o.failglob}, {"globasciiranges", &o.globasciiranges}, {"globskipdots", &o.globskipdots}, {"globstar", &o.globstar},
 		{"inherit_errexit", &o.inheritErrexit}, {"lastpipe", &o.lastpipe}, {"nocaseglob", &o.nocaseglob},
@@ -56,7 +70,7 @@ func (o *options) shoptOptions() []namedOpt {
 		"histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "interactive_comments",
 		"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
 		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars", "restricted_shell",
-		"shift_verbose", "varredir_close"} {
+		"varredir_close"} {
 		list = append(list, namedOpt{n, nil})
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].name < list[j].name })
@@ -91,6 +105,9 @@ func (r *Interp) optionFlags() string {
 	}
 	if o.errtrace {
 		sb.WriteByte('E')
+	}
+	if o.physical {
+		sb.WriteByte('P')
 	}
 	if o.functrace {
 		sb.WriteByte('T')
@@ -154,7 +171,9 @@ func (r *Interp) setFlag(c byte, on bool) bool {
 		o.errtrace = on
 	case 'T':
 		o.functrace = on
-	case 'b', 'k', 'p', 'P', 'H', 't':
+	case 'P':
+		o.physical = on
+	case 'b', 'k', 'p', 'H', 't':
 	default:
 		return false
 	}

@@ -115,7 +115,7 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 		// Indirection: the value names the parameter to expand.
 		ref := r.lookupParam(name, idx, hasIdx, pe)
 		target := ref.str()
-		v := r.vars.get(name)
+		v, _ := r.vars.lookup(name)
 		if v != nil && v.Attr&AttrNameref != 0 && !hasIdx {
 			// ${!ref} of a nameref is the name it refers to.
 			pv = paramValue{vals: []string{v.Str}, set: v.Set}
@@ -765,12 +765,16 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// shellQuoteDouble quotes s with double quotes as declare -p does.
+// shellQuoteDouble quotes s with double quotes as declare -p does, or
+// $'...' when s has characters that do not print.
 func shellQuoteDouble(s string) string {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+		if c := s[i]; c < 0x20 || c == 0x7f {
 			return ansiCQuote(s)
 		}
+	}
+	if !utf8.ValidString(s) {
+		return ansiCQuote(s)
 	}
 	var sb strings.Builder
 	sb.WriteByte('"')
@@ -825,6 +829,14 @@ func ansiCQuote(s string) string {
 		default:
 			if c < 0x20 || c == 0x7f {
 				sb.WriteString("\\" + strconv.FormatInt(int64(c)+01000, 8)[1:])
+			} else if c >= 0x80 {
+				// Valid UTF-8 prints; other bytes are octal escapes.
+				if _, n := utf8.DecodeRuneInString(s[i:]); n > 1 {
+					sb.WriteString(s[i : i+n])
+					i += n - 1
+				} else {
+					sb.WriteString("\\" + strconv.FormatInt(int64(c), 8))
+				}
 			} else {
 				sb.WriteByte(c)
 			}

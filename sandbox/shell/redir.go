@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"strconv"
 	"strings"
 
@@ -203,7 +204,7 @@ func (r *Interp) openRedir(fd int, name string, op syntax.RedirOperator) bool {
 		r.errorf("unsupported redirection")
 		return false
 	}
-	f, err := r.fs().Open(vfs.RootIno, r.absPath(name), flags, 0o644)
+	f, err := r.fs().Open(vfs.RootIno, r.absPath(name), flags, fs.FileMode(0o666&^r.umask))
 	if err != nil {
 		if r.opts.noclobber && errors.Is(err, vfs.EEXIST) {
 			r.errorf("%s: cannot overwrite existing file", name)

@@ -308,27 +308,6 @@ func (r *Interp) badRepaired(pe *syntax.ParamExp) {
 	panic(errDiscard)
 }
 
-// echoOctal escapes the \1 to \7 that printf's %b reads as octal and
-// echo -e does not (echo takes only \0nnn).
-func echoOctal(s string) string {
-	if !strings.Contains(s, "\\") {
-		return s
-	}
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			if s[i+1] >= '1' && s[i+1] <= '7' {
-				sb.WriteString("\\\\")
-				continue
-			}
-			sb.WriteByte('\\')
-			i++
-		}
-		sb.WriteByte(s[i])
-	}
-	return sb.String()
-}
-
 // dqOperand is w as the operand of ${x:-w} inside double quotes, where
 // single quotes are literal characters.
 func dqOperand(w *syntax.Word) *syntax.Word {

@@ -17,6 +17,9 @@ type sourceFile struct {
 	name string
 	text string
 	bad  map[int]bool // offsets of ${..} that are bad substitutions (repair.go)
+	// aliasesDone: aliases were expanded as the text was parsed (see
+	// alias.go), so its commands do not expand them when they run.
+	aliasesDone bool
 }
 
 // stmtNode is a function body with the source it came from.
@@ -116,18 +119,20 @@ func (r *Interp) runSource(src, name string) {
 	f, ptext, bad, err := parseRepaired(src, name)
 	file.bad = bad
 	if err == nil {
+		file.aliasesDone = true
 		skipLine := uint(0)
-		for _, st := range f.Stmts {
+		r.runUnits(file, f.Stmts, func(st *syntax.Stmt) bool {
 			if r.exiting || r.returning || r.fatal != nil {
-				return
+				return true
 			}
 			if st.Pos().Line() == skipLine {
-				continue
+				return false
 			}
 			if r.topStmt(st) {
 				skipLine = st.End().Line()
 			}
-		}
+			return false
+		})
 		return
 	}
 	// What shares the error's line does not run: bash parses a line

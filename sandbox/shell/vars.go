@@ -309,6 +309,9 @@ func (a *AssocArray) Values() []string {
 type scope struct {
 	vars map[string]*Var
 	fn   string // function name; "" for the global scope
+	// opts are the options `local -` saved, restored when the function
+	// returns.
+	opts *options
 }
 
 // varStore is the dynamic scope chain of a shell.

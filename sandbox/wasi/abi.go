@@ -174,11 +174,12 @@ const (
 	sizeEvent        = 32
 )
 
-// Default permission bits for files and directories a guest creates
-// (0666 and 0777 less the usual umask 022): preview1 has no mode argument.
+// Permission bits for files and directories a guest creates, less the
+// process's umask (022 unless Process.SetUmask changes it): preview1 has
+// no mode argument.
 const (
-	createFilePerm fs.FileMode = 0o644
-	createDirPerm  fs.FileMode = 0o755
+	createFilePerm fs.FileMode = 0o666
+	createDirPerm  fs.FileMode = 0o777
 )
 
 // errnoOf converts an error from the VFS or a host stream to a WASI errno.

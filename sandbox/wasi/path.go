@@ -45,7 +45,7 @@ func pathCreateDirectory(_ context.Context, p *Process, mem wasm.Memory, s []uin
 	if en != errnoSuccess {
 		return en
 	}
-	return errnoOf(p.fs.Mkdir(e.ino, path, createDirPerm))
+	return errnoOf(p.fs.Mkdir(e.ino, path, createDirPerm&^p.umask))
 }
 
 func pathFilestatGet(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
@@ -166,7 +166,7 @@ func pathOpen(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno 
 		flags |= vfs.ONonblock
 	}
 
-	f, err := p.fs.Open(dir.ino, path, flags, createFilePerm)
+	f, err := p.fs.Open(dir.ino, path, flags, createFilePerm&^p.umask)
 	if err != nil {
 		return errnoOf(err)
 	}

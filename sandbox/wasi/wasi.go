@@ -42,6 +42,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,6 +113,7 @@ type Process struct {
 	nanotime func() int64
 	sleep    func(ctx context.Context, d time.Duration) error
 	random   io.Reader
+	umask    fs.FileMode
 
 	mu     sync.Mutex
 	fds    []*fdEntry // index is the fd; nil is a free slot
@@ -183,6 +185,7 @@ func NewProcess(cfg Config) (*Process, error) {
 		nanotime: cfg.Nanotime,
 		sleep:    cfg.Sleep,
 		random:   cfg.Random,
+		umask:    0o022,
 	}
 	if p.now == nil {
 		p.now = cfg.FS.Now
@@ -295,6 +298,11 @@ func hasVar(env []string, name string) bool {
 	}
 	return false
 }
+
+// SetUmask sets the file mode creation mask: its bits are cleared from
+// the permissions (0666, 0777) of files and directories the guest creates.
+// A new Process has 022.
+func (p *Process) SetUmask(mask fs.FileMode) { p.umask = mask & fs.ModePerm }
 
 // Close closes every file descriptor of the process. It is idempotent.
 // Host streams given in Config are not closed: they belong to the caller.
