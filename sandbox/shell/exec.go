@@ -48,10 +48,9 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrExit++
 	}
+	nps := len(r.procSubsts)
 	checked := r.command(st.Cmd, st.Redirs)
-	if len(r.procSubsts) > 0 {
-		r.cleanProcSubsts()
-	}
+	r.cleanProcSubsts(nps)
 	if st.Negated {
 		r.noErrExit--
 		if r.status == 0 {

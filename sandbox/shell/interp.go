@@ -165,6 +165,7 @@ type Interp struct {
 	aliasDepth             int
 	brokenPipe             bool // a write found its pipe's reader gone (SIGPIPE)
 	procSubsts             []procSub
+	lastProcSubst          *job // the last process substitution, for wait $!
 	secondsAt              time.Time
 	sourceDepth            int
 	umask                  uint32

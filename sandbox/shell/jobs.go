@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -202,21 +203,38 @@ func (r *Interp) procSubst(p *syntax.ProcSubst) string {
 		return name
 	}
 	sub := r.subshell()
-	flags := vfs.OWrite
+	flags, keepFlags := vfs.OpenFlag(vfs.OWrite), vfs.OpenFlag(vfs.ORead)
 	if !reading {
-		flags = vfs.ORead
+		flags, keepFlags = vfs.ORead, vfs.OWrite
 	}
 	fs := r.fs()
 	ctx := r.ctx
 	done := make(chan struct{})
-	r.procSubsts = append(r.procSubsts, procSub{name: name, done: done})
+	// The shell holds the other end open until the command that uses the
+	// substitution ends, as bash holds fd 63: the FIFO keeps what cmd
+	// wrote before its reader opened it, and a reader of >(cmd) sees end
+	// of file once the shell lets go. Both ends open here, before cmd runs.
+	keep, kerr := fs.Open(vfs.RootIno, name, keepFlags|vfs.ONonblock, 0)
+	f, err := fs.Open(vfs.RootIno, name, flags, 0)
+	if kerr != nil || err != nil {
+		if keep != nil {
+			keep.Close()
+		}
+		if f != nil {
+			f.Close()
+		}
+		release()
+		r.errorf("cannot make pipe for process substitution: %s", errnoText(cmp.Or(kerr, err)))
+		return name
+	}
+	r.procSubsts = append(r.procSubsts, procSub{name: name, done: done, keep: keep})
+	// $! is the substitution's pid, and wait can wait for it.
+	ps := &job{pid: sub.bashpid, done: done}
+	r.lastBg, r.lastProcSubst = ps.pid, ps
 	go func() {
 		defer close(done)
 		defer release()
-		f, err := fs.Open(vfs.RootIno, name, flags, 0)
-		if err != nil {
-			return
-		}
+		defer func() { ps.status = sub.status }()
 		d := newVfsFd(f)
 		if reading {
 			sub.fds.set(1, d)
@@ -234,14 +252,20 @@ func (r *Interp) procSubst(p *syntax.ProcSubst) string {
 type procSub struct {
 	name string
 	done chan struct{}
+	keep *vfs.File // the shell's end
 }
 
-// cleanProcSubsts unlinks the FIFOs of finished process substitutions.
-func (r *Interp) cleanProcSubsts() {
-	for _, p := range r.procSubsts {
+// cleanProcSubsts closes the shell's ends and unlinks the FIFOs of the
+// process substitutions started since the first from of them.
+func (r *Interp) cleanProcSubsts(from int) {
+	if from >= len(r.procSubsts) {
+		return
+	}
+	for _, p := range r.procSubsts[from:] {
+		p.keep.Close()
 		_ = r.fs().Unlink(vfs.RootIno, p.name)
 	}
-	r.procSubsts = nil
+	r.procSubsts = r.procSubsts[:from]
 }
 
 // job is a background job.
@@ -416,6 +440,9 @@ func (r *Interp) findJob(spec string) *job {
 			if j.pid == pid {
 				return j
 			}
+		}
+		if j := r.lastProcSubst; j != nil && j.pid == pid {
+			return j
 		}
 	}
 	return nil
