@@ -1,10 +1,14 @@
 package shell
 
 import (
+	"context"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
 // readUntil reads bytes from fd up to delim (not included) or nchars
@@ -27,11 +31,20 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 	}
 	count := 0
 	escaped := false
+	ctx := r.ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	for {
-		n, rerr := d.read(r.ctx, buf)
+		n, rerr := d.read(ctx, buf)
 		for i := 0; i < n; i++ {
 			c := buf[i]
 			any = true
+			if c == 0 && delim != 0 {
+				continue // bash drops NUL bytes
+			}
 			if !raw && !escaped && c == '\\' {
 				escaped = true
 				line = append(line, c)
@@ -39,7 +52,7 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 			}
 			if escaped {
 				escaped = false
-				if c == '\n' && delim == '\n' {
+				if c == '\n' {
 					line = line[:len(line)-1] // line continuation
 					continue
 				}
@@ -74,6 +87,9 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 			if ctxDone(r.ctx) {
 				panic(&exitError{status: 124, fatal: true})
 			}
+			if ctxDone(ctx) {
+				return line, false, any, errReadTimeout
+			}
 			return line, false, any, rerr
 		}
 		if n == 0 {
@@ -81,6 +97,9 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 		}
 	}
 }
+
+// errReadTimeout is read -t running out of time.
+var errReadTimeout = errors.New("read timed out")
 
 func abs(n int) int {
 	if n < 0 {
@@ -106,7 +125,7 @@ func builtinRead(r *Interp, args []string) int {
 	prompt := ""
 	arrayName := ""
 	var timeout time.Duration
-	hasTimeout := false
+	hasTimeout, hasN := false, false
 	args = args[1:]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		a := args[0]
@@ -116,7 +135,7 @@ func builtinRead(r *Interp, args []string) int {
 		}
 		for j := 1; j < len(a); j++ {
 			c := a[j]
-			needArg := strings.IndexByte("adnNptu", c) >= 0
+			needArg := strings.IndexByte("adinNptu", c) >= 0
 			val := ""
 			if needArg {
 				if j+1 < len(a) {
@@ -150,7 +169,7 @@ func builtinRead(r *Interp, args []string) int {
 					r.builtinErr("read", "%s: invalid number", val)
 					return 1
 				}
-				nchars = n
+				nchars, hasN = n, true
 				if c == 'N' {
 					nchars = -n
 					if n == 0 {
@@ -182,31 +201,43 @@ func builtinRead(r *Interp, args []string) int {
 	}
 	_ = silent
 	names := args
-	for _, n := range names {
+	badName := false
+	for i, n := range names {
 		if !validName(n) {
-			r.builtinErr("read", "`%s': not a valid identifier", n)
-			return 1
+			if i == 0 {
+				r.builtinErr("read", "`%s': not a valid identifier", n)
+				return 1
+			}
+			// bash reads, assigns the names before it and stops there.
+			badName = true
 		}
 	}
 	if d := r.fds.get(fd); d == nil {
-		r.builtinErr("read", "%d: invalid file descriptor: Bad file descriptor", fd)
+		if fd == 0 {
+			r.builtinErr("read", "read error: %d: Bad file descriptor", fd)
+		} else {
+			r.builtinErr("read", "%d: invalid file descriptor: Bad file descriptor", fd)
+		}
 		return 1
+	}
+	if hasN && nchars == 0 {
+		// read -n 0 reads nothing.
+		r.assignRead(names, arrayName, "", true)
+		return 0
 	}
 	if hasTimeout && timeout == 0 {
 		// read -t 0: is input available? A file or a host stream is.
 		d := r.fds.get(fd)
 		if d.vf != nil {
 			st, err := d.vf.Stat()
-			if err == nil && st.Size > 0 {
-				return 0
+			if err == nil && st.Type == vfs.TypeFIFO && st.Size == 0 {
+				return 1
 			}
-			return 1
 		}
 		return 0
 	}
-	if prompt != "" {
-		r.writeErr(prompt)
-	}
+	// The prompt is for a terminal, which the sandbox never has.
+	_ = prompt
 	exact := nchars < 0 // -N: exactly n chars, delimiter ignored
 	rdelim := delim
 	if exact {
@@ -224,6 +255,14 @@ func builtinRead(r *Interp, args []string) int {
 		}
 	}
 	line, complete, any, err := r.readUntil(fd, rdelim, nArg, raw, timeout)
+	if err == errReadTimeout {
+		if exact {
+			r.assignRead(names, arrayName, string(line), true)
+		} else {
+			r.assignRead(names, arrayName, rawForSplit(string(line), raw), false)
+		}
+		return 142
+	}
 	if err != nil {
 		r.builtinErr("read", "read error: %d: %s", fd, errnoText(err))
 		return 1
@@ -237,6 +276,9 @@ func builtinRead(r *Interp, args []string) int {
 		status = 1
 	}
 	if !any && !complete {
+		status = 1
+	}
+	if badName {
 		status = 1
 	}
 	if exact {
@@ -385,6 +427,10 @@ func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool
 			}
 		default:
 			val = string(b[fields[k].s:fields[k].e])
+		}
+		if !validName(n) {
+			r.builtinErr("read", "`%s': not a valid identifier", n)
+			return
 		}
 		r.assignChecked(n, val)
 	}
