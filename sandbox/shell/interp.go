@@ -109,6 +109,10 @@ type shared struct {
 	nextPid atomic.Int64
 	pidFn   func() int
 	procSub atomic.Int64
+	// psRunning are the process substitutions started by the shell and
+	// its subshells, for the Run's end to wait for.
+	psMu      sync.Mutex
+	psRunning []chan struct{}
 }
 
 // Interp is one bash shell: its variables, functions, options and file

@@ -6,9 +6,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -231,6 +233,17 @@ func (r *Interp) procSubst(p *syntax.ProcSubst) string {
 	// $! is the substitution's pid, and wait can wait for it.
 	ps := &job{pid: sub.bashpid, done: done}
 	r.lastBg, r.lastProcSubst = ps.pid, ps
+	r.sh.psMu.Lock()
+	r.sh.psRunning = slices.DeleteFunc(r.sh.psRunning, func(c chan struct{}) bool {
+		select {
+		case <-c:
+			return true
+		default:
+			return false
+		}
+	})
+	r.sh.psRunning = append(r.sh.psRunning, done)
+	r.sh.psMu.Unlock()
 	go func() {
 		defer close(done)
 		defer release()
@@ -246,6 +259,34 @@ func (r *Interp) procSubst(p *syntax.ProcSubst) string {
 		sub.fds.closeAll()
 	}()
 	return name
+}
+
+// waitProcSubsts gives the process substitutions still running a little
+// time to finish when a Run ends, so that what >(cmd) writes is not lost
+// to the Run's output (bash does not wait, but its children keep writing
+// to the terminal).
+func (r *Interp) waitProcSubsts() {
+	if r.isSubshell {
+		return
+	}
+	r.sh.psMu.Lock()
+	running := r.sh.psRunning
+	r.sh.psRunning = nil
+	r.sh.psMu.Unlock()
+	if len(running) == 0 {
+		return
+	}
+	timer := time.NewTimer(2 * time.Second)
+	defer timer.Stop()
+	for _, done := range running {
+		select {
+		case <-done:
+		case <-r.ctx.Done():
+			return
+		case <-timer.C:
+			return
+		}
+	}
 }
 
 // procSub is a running process substitution.
