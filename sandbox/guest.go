@@ -182,6 +182,8 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		Stderr: hc.Stderr,
 		Now:    s.now,
 		Random: run.randomFor(args),
+
+		ExtraFiles: hc.Extra,
 	}
 	if s.opts.Clock != nil {
 		vc := &virtualClock{}

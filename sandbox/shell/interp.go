@@ -51,6 +51,9 @@ type Process struct {
 type Stdio struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Extra are the shell's open fds above 2 that are VFS files or
+	// pipes, for the program's /dev/fd/N.
+	Extra map[int]*vfs.File
 }
 
 // Config configures a new Interp.
