@@ -443,6 +443,7 @@ func builtinMapfile(r *Interp, args []string) int {
 	fd := 0
 	name := "MAPFILE"
 	hasOrigin := false
+	callback, quantum := "", 5000
 	args = args[1:]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		a := args[0]
@@ -483,9 +484,19 @@ func builtinMapfile(r *Interp, args []string) int {
 			skip, ok = num()
 		case 'u':
 			fd, ok = num()
-		case 'C', 'c':
+		case 'C':
+			callback = val
+		case 'c':
+			quantum, ok = num()
+			if ok && quantum == 0 {
+				r.builtinErr("mapfile", "%s: invalid callback quantum", val)
+				return 1
+			}
 		default:
 			r.builtinErr("mapfile", "-%c: invalid option", c)
+			if syn, ok := synopses["mapfile"]; ok {
+				r.writeErr("mapfile: usage: " + syn + "\n")
+			}
 			return 2
 		}
 		if !ok {
@@ -495,6 +506,10 @@ func builtinMapfile(r *Interp, args []string) int {
 	if len(args) > 0 {
 		name = args[0]
 	}
+	if !validName(name) {
+		r.builtinErr("mapfile", "`%s': not a valid identifier", name)
+		return 1
+	}
 	if r.fds.get(fd) == nil {
 		r.builtinErr("mapfile", "%d: invalid file descriptor: Bad file descriptor", fd)
 		return 1
@@ -503,6 +518,10 @@ func builtinMapfile(r *Interp, args []string) int {
 	v, _ := r.vars.lookup(rname)
 	if v != nil && v.Attr&AttrReadonly != 0 {
 		r.errorf("%s: readonly variable", rname)
+		return 1
+	}
+	if v != nil && v.Attr&AttrAssoc != 0 {
+		r.builtinErr("mapfile", "%s: not an indexed array", name)
 		return 1
 	}
 	if v == nil {
@@ -531,6 +550,9 @@ func builtinMapfile(r *Interp, args []string) int {
 		s := string(line)
 		if complete && !trim {
 			s += string(delim)
+		}
+		if callback != "" && (read+1)%quantum == 0 {
+			r.evalString(callback+" "+strconv.FormatInt(idx, 10)+" "+shellQuote(s), r.sourceName())
 		}
 		v.Index.Set(idx, s)
 		idx++
