@@ -518,7 +518,7 @@ func (r *Interp) timeClause(c *syntax.TimeClause) {
 func (r *Interp) background(st *syntax.Stmt) {
 	cp := *st
 	cp.Background, cp.Coprocess = false, false
-	r.startJob(&cp, r.curText(st))
+	r.startJob(&cp, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r.curText(st)), "&")))
 }
 
 // curText is the source text of a node, for jobs and $BASH_COMMAND.

@@ -435,7 +435,7 @@ func (r *Interp) subshell() *Interp {
 	c.dirStack = append([]string(nil), r.dirStack...)
 	c.params = append([]string(nil), r.params...)
 	c.fds = r.fds.clone()
-	c.jobs = &jobTable{}
+	c.jobs = r.jobs.inherit()
 	c.hashes = map[string]string{}
 	for k, v := range r.hashes {
 		c.hashes[k] = v

@@ -318,6 +318,9 @@ type job struct {
 	status int
 	cancel context.CancelCauseFunc
 	sig    int // the signal that ended it, if any
+	// inherited jobs are a parent shell's, which a subshell lists (jobs,
+	// jobs -p) but cannot wait for.
+	inherited bool
 }
 
 // jobTable is a shell's background jobs.
@@ -325,6 +328,19 @@ type jobTable struct {
 	mu   sync.Mutex
 	list []*job
 	next int
+}
+
+// inherit returns a subshell's table: the parent's jobs, inherited.
+func (t *jobTable) inherit() *jobTable {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := &jobTable{next: t.next}
+	for _, j := range t.list {
+		cp := *j
+		cp.inherited = true
+		c.list = append(c.list, &cp)
+	}
+	return c
 }
 
 func (t *jobTable) add(j *job) {
