@@ -2,8 +2,8 @@ package shell
 
 import (
 	"fmt"
-	"sort"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
