@@ -187,6 +187,8 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		Stderr: hc.Stderr,
 		Now:    s.now,
 		Random: run.randomFor(args),
+
+		ExtraFiles: hc.Extra,
 	}
 	if _, err := s.fs.Stat(vfs.RootIno, hc.Dir, true); errors.Is(err, fs.ErrNotExist) {
 		// The working directory was removed: a program still runs, as

@@ -145,7 +145,7 @@ const toolMarker = "#!wasmsand-tool "
 
 // layout creates the standard directories, devices and tool entries.
 func (s *Sandbox) layout() error {
-	for _, d := range []string{"/bin", "/usr/bin", "/home/user", "/tmp", "/mnt", "/dev", "/etc"} {
+	for _, d := range []string{"/bin", "/usr/bin", "/home/user", "/tmp", "/mnt", "/dev", "/dev/fd", "/etc"} {
 		if err := s.fs.MkdirAll(d, 0o755); err != nil {
 			return err
 		}

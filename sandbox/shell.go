@@ -21,7 +21,7 @@ type shellHost struct{ s *Sandbox }
 
 // Exec runs the executable VFS file p.
 func (h shellHost) Exec(ctx context.Context, p *shell.Process) int {
-	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, umask: p.Umask, slotHeld: p.SlotHeld}
+	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, umask: p.Umask, slotHeld: p.SlotHeld, Extra: p.Stdio.Extra}
 	return h.s.execPath(ctx, io, p.Path, p.Args)
 }
 
@@ -82,6 +82,8 @@ type procIO struct {
 	umask uint32
 	// slotHeld: the process runs in a slot its starter already counted.
 	slotHeld bool
+	// Extra are the starter's open fds above 2, for /dev/fd/N.
+	Extra map[int]*vfs.File
 }
 
 // execIO runs the program args[0] names, searched on the PATH of hc.Env

@@ -1178,6 +1178,7 @@ func builtinSynopsis(name string) string {
 
 var synopses = map[string]string{
 	"cd": "cd [-L|[-P [-e]] [-@]] [dir]", "echo": "echo [-neE] [arg ...]",
+	"mapfile": "mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]",
 	"read":    "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]",
 	"declare": "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
 	"printf":  "printf [-v var] format [arguments]", "test": "test [expr]", "set": "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]",

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -450,7 +451,7 @@ func builtinWait(r *Interp, args []string) int {
 		args = args[1:]
 	}
 	if any {
-		jobs := r.jobs.all()
+		jobs := slices.DeleteFunc(r.jobs.all(), func(j *job) bool { return j.inherited })
 		if len(args) > 0 {
 			jobs = nil
 			for _, a := range args {
@@ -479,6 +480,9 @@ func builtinWait(r *Interp, args []string) int {
 	}
 	if len(args) == 0 {
 		for _, j := range r.jobs.all() {
+			if j.inherited {
+				continue
+			}
 			r.waitJob(j)
 			r.tick()
 		}
@@ -487,6 +491,11 @@ func builtinWait(r *Interp, args []string) int {
 	status := 0
 	for _, a := range args {
 		j := r.findJob(a)
+		if j != nil && j.inherited {
+			r.builtinErr("wait", "pid %d is not a child of this shell", j.pid)
+			status = 127
+			continue
+		}
 		if j == nil {
 			if strings.HasPrefix(a, "%") {
 				r.builtinErr("wait", "%s: no such job", a)

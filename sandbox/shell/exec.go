@@ -48,10 +48,9 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrExit++
 	}
+	nps := len(r.procSubsts)
 	checked := r.command(st.Cmd, st.Redirs)
-	if len(r.procSubsts) > 0 {
-		r.cleanProcSubsts()
-	}
+	r.cleanProcSubsts(nps)
 	if st.Negated {
 		r.noErrExit--
 		if r.status == 0 {
@@ -525,7 +524,7 @@ func (r *Interp) timeClause(c *syntax.TimeClause) {
 func (r *Interp) background(st *syntax.Stmt) {
 	cp := *st
 	cp.Background, cp.Coprocess = false, false
-	r.startJob(&cp, r.curText(st))
+	r.startJob(&cp, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r.curText(st)), "&")))
 }
 
 // curText is the source text of a node, for jobs and $BASH_COMMAND.

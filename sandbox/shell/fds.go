@@ -238,6 +238,14 @@ func (r *Interp) stdioFor() Stdio {
 		return nil
 	}
 	s.Stdout, s.Stderr = out(1), out(2)
+	for fd, d := range r.fds.m {
+		if fd > 2 && d.vf != nil {
+			if s.Extra == nil {
+				s.Extra = map[int]*vfs.File{}
+			}
+			s.Extra[fd] = d.vf
+		}
+	}
 	return s
 }
 

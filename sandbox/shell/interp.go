@@ -54,6 +54,9 @@ type Process struct {
 type Stdio struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Extra are the shell's open fds above 2 that are VFS files or
+	// pipes, for the program's /dev/fd/N.
+	Extra map[int]*vfs.File
 }
 
 // Config configures a new Interp.
@@ -113,6 +116,10 @@ type shared struct {
 	nextPid atomic.Int64
 	pidFn   func() int
 	procSub atomic.Int64
+	// psRunning are the process substitutions started by the shell and
+	// its subshells, for the Run's end to wait for.
+	psMu      sync.Mutex
+	psRunning []chan struct{}
 }
 
 // Interp is one bash shell: its variables, functions, options and file
@@ -171,6 +178,7 @@ type Interp struct {
 	aliasDepth             int
 	brokenPipe             bool // a write found its pipe's reader gone (SIGPIPE)
 	procSubsts             []procSub
+	lastProcSubst          *job // the last process substitution, for wait $!
 	secondsAt              time.Time
 	sourceDepth            int
 	umask                  uint32
@@ -441,7 +449,7 @@ func (r *Interp) subshell() *Interp {
 	c.dirStack = append([]string(nil), r.dirStack...)
 	c.params = append([]string(nil), r.params...)
 	c.fds = r.fds.clone()
-	c.jobs = &jobTable{}
+	c.jobs = r.jobs.inherit()
 	c.hashes = map[string]string{}
 	for k, v := range r.hashes {
 		c.hashes[k] = v

@@ -2,12 +2,15 @@ package shell
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -202,21 +205,49 @@ func (r *Interp) procSubst(p *syntax.ProcSubst) string {
 		return name
 	}
 	sub := r.subshell()
-	flags := vfs.OWrite
+	flags, keepFlags := vfs.OpenFlag(vfs.OWrite), vfs.OpenFlag(vfs.ORead)
 	if !reading {
-		flags = vfs.ORead
+		flags, keepFlags = vfs.ORead, vfs.OWrite
 	}
 	fs := r.fs()
 	ctx := r.ctx
 	done := make(chan struct{})
-	r.procSubsts = append(r.procSubsts, procSub{name: name, done: done})
+	// The shell holds the other end open until the command that uses the
+	// substitution ends, as bash holds fd 63: the FIFO keeps what cmd
+	// wrote before its reader opened it, and a reader of >(cmd) sees end
+	// of file once the shell lets go. Both ends open here, before cmd runs.
+	keep, kerr := fs.Open(vfs.RootIno, name, keepFlags|vfs.ONonblock, 0)
+	f, err := fs.Open(vfs.RootIno, name, flags, 0)
+	if kerr != nil || err != nil {
+		if keep != nil {
+			keep.Close()
+		}
+		if f != nil {
+			f.Close()
+		}
+		release()
+		r.errorf("cannot make pipe for process substitution: %s", errnoText(cmp.Or(kerr, err)))
+		return name
+	}
+	r.procSubsts = append(r.procSubsts, procSub{name: name, done: done, keep: keep})
+	// $! is the substitution's pid, and wait can wait for it.
+	ps := &job{pid: sub.bashpid, done: done}
+	r.lastBg, r.lastProcSubst = ps.pid, ps
+	r.sh.psMu.Lock()
+	r.sh.psRunning = slices.DeleteFunc(r.sh.psRunning, func(c chan struct{}) bool {
+		select {
+		case <-c:
+			return true
+		default:
+			return false
+		}
+	})
+	r.sh.psRunning = append(r.sh.psRunning, done)
+	r.sh.psMu.Unlock()
 	go func() {
 		defer close(done)
 		defer release()
-		f, err := fs.Open(vfs.RootIno, name, flags, 0)
-		if err != nil {
-			return
-		}
+		defer func() { ps.status = sub.status }()
 		d := newVfsFd(f)
 		if reading {
 			sub.fds.set(1, d)
@@ -230,18 +261,52 @@ func (r *Interp) procSubst(p *syntax.ProcSubst) string {
 	return name
 }
 
+// waitProcSubsts gives the process substitutions still running a little
+// time to finish when a Run ends, so that what >(cmd) writes is not lost
+// to the Run's output (bash does not wait, but its children keep writing
+// to the terminal).
+func (r *Interp) waitProcSubsts() {
+	if r.isSubshell {
+		return
+	}
+	r.sh.psMu.Lock()
+	running := r.sh.psRunning
+	r.sh.psRunning = nil
+	r.sh.psMu.Unlock()
+	if len(running) == 0 {
+		return
+	}
+	timer := time.NewTimer(2 * time.Second)
+	defer timer.Stop()
+	for _, done := range running {
+		select {
+		case <-done:
+		case <-r.ctx.Done():
+			return
+		case <-timer.C:
+			return
+		}
+	}
+}
+
 // procSub is a running process substitution.
 type procSub struct {
 	name string
 	done chan struct{}
+	keep *vfs.File // the shell's end
 }
 
-// cleanProcSubsts unlinks the FIFOs of finished process substitutions.
-func (r *Interp) cleanProcSubsts() {
-	for _, p := range r.procSubsts {
+// cleanProcSubsts closes the shell's ends and unlinks the FIFOs of the
+// process substitutions started since the first from of them.
+func (r *Interp) cleanProcSubsts(from int) {
+	if from >= len(r.procSubsts) {
+		return
+	}
+	for _, p := range r.procSubsts[from:] {
+		p.keep.Close()
 		_ = r.fs().Unlink(vfs.RootIno, p.name)
 	}
-	r.procSubsts = nil
+	r.procSubsts = r.procSubsts[:from]
 }
 
 // job is a background job.
@@ -253,6 +318,9 @@ type job struct {
 	status int
 	cancel context.CancelCauseFunc
 	sig    int // the signal that ended it, if any
+	// inherited jobs are a parent shell's, which a subshell lists (jobs,
+	// jobs -p) but cannot wait for.
+	inherited bool
 }
 
 // jobTable is a shell's background jobs.
@@ -260,6 +328,19 @@ type jobTable struct {
 	mu   sync.Mutex
 	list []*job
 	next int
+}
+
+// inherit returns a subshell's table: the parent's jobs, inherited.
+func (t *jobTable) inherit() *jobTable {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := &jobTable{next: t.next}
+	for _, j := range t.list {
+		cp := *j
+		cp.inherited = true
+		c.list = append(c.list, &cp)
+	}
+	return c
 }
 
 func (t *jobTable) add(j *job) {
@@ -416,6 +497,9 @@ func (r *Interp) findJob(spec string) *job {
 			if j.pid == pid {
 				return j
 			}
+		}
+		if j := r.lastProcSubst; j != nil && j.pid == pid {
+			return j
 		}
 	}
 	return nil

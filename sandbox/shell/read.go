@@ -1,10 +1,14 @@
 package shell
 
 import (
+	"context"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
 // readUntil reads bytes from fd up to delim (not included) or nchars
@@ -27,11 +31,20 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 	}
 	count := 0
 	escaped := false
+	ctx := r.ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	for {
-		n, rerr := d.read(r.ctx, buf)
+		n, rerr := d.read(ctx, buf)
 		for i := 0; i < n; i++ {
 			c := buf[i]
 			any = true
+			if c == 0 && delim != 0 {
+				continue // bash drops NUL bytes
+			}
 			if !raw && !escaped && c == '\\' {
 				escaped = true
 				line = append(line, c)
@@ -39,7 +52,7 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 			}
 			if escaped {
 				escaped = false
-				if c == '\n' && delim == '\n' {
+				if c == '\n' {
 					line = line[:len(line)-1] // line continuation
 					continue
 				}
@@ -74,6 +87,9 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 			if ctxDone(r.ctx) {
 				panic(&exitError{status: 124, fatal: true})
 			}
+			if ctxDone(ctx) {
+				return line, false, any, errReadTimeout
+			}
 			return line, false, any, rerr
 		}
 		if n == 0 {
@@ -81,6 +97,9 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 		}
 	}
 }
+
+// errReadTimeout is read -t running out of time.
+var errReadTimeout = errors.New("read timed out")
 
 func abs(n int) int {
 	if n < 0 {
@@ -106,7 +125,7 @@ func builtinRead(r *Interp, args []string) int {
 	prompt := ""
 	arrayName := ""
 	var timeout time.Duration
-	hasTimeout := false
+	hasTimeout, hasN := false, false
 	args = args[1:]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		a := args[0]
@@ -116,7 +135,7 @@ func builtinRead(r *Interp, args []string) int {
 		}
 		for j := 1; j < len(a); j++ {
 			c := a[j]
-			needArg := strings.IndexByte("adnNptu", c) >= 0
+			needArg := strings.IndexByte("adinNptu", c) >= 0
 			val := ""
 			if needArg {
 				if j+1 < len(a) {
@@ -150,7 +169,7 @@ func builtinRead(r *Interp, args []string) int {
 					r.builtinErr("read", "%s: invalid number", val)
 					return 1
 				}
-				nchars = n
+				nchars, hasN = n, true
 				if c == 'N' {
 					nchars = -n
 					if n == 0 {
@@ -182,31 +201,43 @@ func builtinRead(r *Interp, args []string) int {
 	}
 	_ = silent
 	names := args
-	for _, n := range names {
+	badName := false
+	for i, n := range names {
 		if !validName(n) {
-			r.builtinErr("read", "`%s': not a valid identifier", n)
-			return 1
+			if i == 0 {
+				r.builtinErr("read", "`%s': not a valid identifier", n)
+				return 1
+			}
+			// bash reads, assigns the names before it and stops there.
+			badName = true
 		}
 	}
 	if d := r.fds.get(fd); d == nil {
-		r.builtinErr("read", "%d: invalid file descriptor: Bad file descriptor", fd)
+		if fd == 0 {
+			r.builtinErr("read", "read error: %d: Bad file descriptor", fd)
+		} else {
+			r.builtinErr("read", "%d: invalid file descriptor: Bad file descriptor", fd)
+		}
 		return 1
+	}
+	if hasN && nchars == 0 {
+		// read -n 0 reads nothing.
+		r.assignRead(names, arrayName, "", true)
+		return 0
 	}
 	if hasTimeout && timeout == 0 {
 		// read -t 0: is input available? A file or a host stream is.
 		d := r.fds.get(fd)
 		if d.vf != nil {
 			st, err := d.vf.Stat()
-			if err == nil && st.Size > 0 {
-				return 0
+			if err == nil && st.Type == vfs.TypeFIFO && st.Size == 0 {
+				return 1
 			}
-			return 1
 		}
 		return 0
 	}
-	if prompt != "" {
-		r.writeErr(prompt)
-	}
+	// The prompt is for a terminal, which the sandbox never has.
+	_ = prompt
 	exact := nchars < 0 // -N: exactly n chars, delimiter ignored
 	rdelim := delim
 	if exact {
@@ -224,6 +255,14 @@ func builtinRead(r *Interp, args []string) int {
 		}
 	}
 	line, complete, any, err := r.readUntil(fd, rdelim, nArg, raw, timeout)
+	if err == errReadTimeout {
+		if exact {
+			r.assignRead(names, arrayName, string(line), true)
+		} else {
+			r.assignRead(names, arrayName, rawForSplit(string(line), raw), false)
+		}
+		return 142
+	}
 	if err != nil {
 		r.builtinErr("read", "read error: %d: %s", fd, errnoText(err))
 		return 1
@@ -237,6 +276,9 @@ func builtinRead(r *Interp, args []string) int {
 		status = 1
 	}
 	if !any && !complete {
+		status = 1
+	}
+	if badName {
 		status = 1
 	}
 	if exact {
@@ -392,6 +434,10 @@ func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool
 		default:
 			val = string(b[fields[k].s:fields[k].e])
 		}
+		if !validName(n) {
+			r.builtinErr("read", "`%s': not a valid identifier", n)
+			return
+		}
 		r.assignChecked(n, val)
 	}
 }
@@ -403,6 +449,7 @@ func builtinMapfile(r *Interp, args []string) int {
 	fd := 0
 	name := "MAPFILE"
 	hasOrigin := false
+	callback, quantum := "", 5000
 	args = args[1:]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		a := args[0]
@@ -443,9 +490,19 @@ func builtinMapfile(r *Interp, args []string) int {
 			skip, ok = num()
 		case 'u':
 			fd, ok = num()
-		case 'C', 'c':
+		case 'C':
+			callback = val
+		case 'c':
+			quantum, ok = num()
+			if ok && quantum == 0 {
+				r.builtinErr("mapfile", "%s: invalid callback quantum", val)
+				return 1
+			}
 		default:
 			r.builtinErr("mapfile", "-%c: invalid option", c)
+			if syn, ok := synopses["mapfile"]; ok {
+				r.writeErr("mapfile: usage: " + syn + "\n")
+			}
 			return 2
 		}
 		if !ok {
@@ -455,6 +512,10 @@ func builtinMapfile(r *Interp, args []string) int {
 	if len(args) > 0 {
 		name = args[0]
 	}
+	if !validName(name) {
+		r.builtinErr("mapfile", "`%s': not a valid identifier", name)
+		return 1
+	}
 	if r.fds.get(fd) == nil {
 		r.builtinErr("mapfile", "%d: invalid file descriptor: Bad file descriptor", fd)
 		return 1
@@ -463,6 +524,10 @@ func builtinMapfile(r *Interp, args []string) int {
 	v, _ := r.vars.lookup(rname)
 	if v != nil && v.Attr&AttrReadonly != 0 {
 		r.errorf("%s: readonly variable", rname)
+		return 1
+	}
+	if v != nil && v.Attr&AttrAssoc != 0 {
+		r.builtinErr("mapfile", "%s: not an indexed array", name)
 		return 1
 	}
 	if v == nil {
@@ -491,6 +556,9 @@ func builtinMapfile(r *Interp, args []string) int {
 		s := string(line)
 		if complete && !trim {
 			s += string(delim)
+		}
+		if callback != "" && (read+1)%quantum == 0 {
+			r.evalString(callback+" "+strconv.FormatInt(idx, 10)+" "+shellQuote(s), r.sourceName())
 		}
 		v.Index.Set(idx, s)
 		idx++

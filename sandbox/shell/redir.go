@@ -171,7 +171,7 @@ func (r *Interp) openRedir(fd int, name string, op syntax.RedirOperator) bool {
 		return false
 	}
 	// The shell's own fds by name, as bash does itself.
-	if d := r.devFd(name); d != nil || isDevFdName(name) {
+	if d := r.devFd(name); d != nil || (isDevFdName(name) && !r.isProcSubstFifo(name)) {
 		if d == nil {
 			r.errorf("%s: Bad file descriptor", name)
 			return false
@@ -253,12 +253,19 @@ func (r *Interp) devFd(name string) *fdFile {
 			return nil
 		}
 		// A process substitution's FIFO lives in the VFS under this name.
-		if _, err := r.fs().Stat(vfs.RootIno, name, true); err == nil {
+		if r.isProcSubstFifo(name) {
 			return nil
 		}
 		n = v
 	}
 	return r.fds.get(n)
+}
+
+// isProcSubstFifo reports whether name is a process substitution's FIFO
+// in the VFS.
+func (r *Interp) isProcSubstFifo(name string) bool {
+	_, err := r.fs().Stat(vfs.RootIno, name, true)
+	return err == nil
 }
 
 // stringFd is a description reading s: a here-document or here-string.

@@ -81,6 +81,7 @@ func (r *Interp) Run(ctx context.Context, src, name string) (status int) {
 	}()
 	r.runSource(src, name)
 	r.runExitTrap()
+	r.waitProcSubsts()
 	return r.status
 }
 

@@ -2,6 +2,7 @@ package wasi
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
@@ -166,21 +167,38 @@ func pathOpen(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno 
 		flags |= vfs.ONonblock
 	}
 
-	f, err := p.fs.Open(dir.ino, path, flags, createFilePerm&^p.umask)
-	if err != nil {
-		return errnoOf(err)
+	var f *vfs.File
+	var err error
+	stdFd := -1
+	if n, ok := p.devFdNumber(dir.ino, path); ok && n <= 2 {
+		stdFd = n
+	} else if ok && p.extra[n] != nil {
+		// /dev/fd/N opens again what the process's starter has open as N.
+		f, err = p.fs.OpenIno(p.extra[n].Ino(), flags)
+	} else {
+		f, err = p.fs.Open(dir.ino, path, flags, createFilePerm&^p.umask)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return errnoOf(err)
+	var st vfs.Stat
+	if stdFd < 0 {
+		if err != nil {
+			return errnoOf(err)
+		}
+		st, err = f.Stat()
+		if err != nil {
+			f.Close()
+			return errnoOf(err)
+		}
+		if st.Type == vfs.TypeCharDevice && st.Device >= vfs.DevStdin && st.Device <= vfs.DevStderr {
+			f.Close()
+			stdFd = int(st.Device - vfs.DevStdin)
+		}
 	}
 
 	var e *fdEntry
-	if st.Type == vfs.TypeCharDevice && st.Device >= vfs.DevStdin && st.Device <= vfs.DevStderr {
-		// /dev/stdin and friends duplicate the process's own fd 0, 1 or 2.
-		f.Close()
-		std, en := p.get(uint32(st.Device-vfs.DevStdin), 0)
+	if stdFd >= 0 {
+		// /dev/stdin, /dev/fd/0 and friends duplicate the process's own
+		// fd 0, 1 or 2.
+		std, en := p.get(uint32(stdFd), 0)
 		if en != errnoSuccess {
 			return errnoNOENT
 		}
@@ -218,6 +236,28 @@ func pathOpen(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno 
 		return en
 	}
 	return writeU32(mem, resultPtr, fd)
+}
+
+// devFdNumber reports whether path, from directory base, names /dev/fd/N,
+// and N.
+func (p *Process) devFdNumber(base vfs.Ino, path string) (int, bool) {
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(path[i+1:])
+	if err != nil || n < 0 || path[i+1] == '+' {
+		return 0, false
+	}
+	dir, err := p.fs.Stat(base, path[:i+1], true)
+	if err != nil || dir.Type != vfs.TypeDir {
+		return 0, false
+	}
+	fd, err := p.fs.Stat(vfs.RootIno, "/dev/fd", true)
+	if err != nil || fd.Ino != dir.Ino {
+		return 0, false
+	}
+	return n, true
 }
 
 func pathReadlink(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {

@@ -85,6 +85,10 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Random is read by random_get; nil gives zeros.
 	Random io.Reader
+	// ExtraFiles are files the starter has open as fds above 2 (a shell's
+	// exec 3<file): opening /dev/fd/N opens ExtraFiles[N] again, as
+	// Linux does. The process never closes them.
+	ExtraFiles map[int]*vfs.File
 }
 
 // ContextReader is implemented by streams whose blocking reads can end when
@@ -114,6 +118,7 @@ type Process struct {
 	sleep    func(ctx context.Context, d time.Duration) error
 	random   io.Reader
 	umask    fs.FileMode
+	extra    map[int]*vfs.File
 
 	mu     sync.Mutex
 	fds    []*fdEntry // index is the fd; nil is a free slot
@@ -186,6 +191,7 @@ func NewProcess(cfg Config) (*Process, error) {
 		sleep:    cfg.Sleep,
 		random:   cfg.Random,
 		umask:    0o022,
+		extra:    cfg.ExtraFiles,
 	}
 	if p.now == nil {
 		p.now = cfg.FS.Now
