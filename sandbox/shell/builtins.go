@@ -873,9 +873,10 @@ func builtinLet(r *Interp, args []string) int {
 	}
 	var v int64
 	for _, a := range args[1:] {
-		var ok bool
-		v, ok = r.arithString(a)
-		if !ok {
+		var err error
+		v, err = r.arithEvalErr(a)
+		if err != nil {
+			r.errorf("let: %s", err.Error())
 			return 1
 		}
 	}

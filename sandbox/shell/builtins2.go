@@ -277,8 +277,9 @@ func builtinTrap(r *Interp, args []string) int {
 			names = names[1:]
 		}
 		var sb strings.Builder
-		keys := make([]string, 0, len(r.traps))
-		for k := range r.traps {
+		traps := r.listedTraps()
+		keys := make([]string, 0, len(traps))
+		for k := range traps {
 			keys = append(keys, k)
 		}
 		sort.Slice(keys, func(i, j int) bool { return trapOrder(keys[i]) < trapOrder(keys[j]) })
@@ -298,7 +299,7 @@ func builtinTrap(r *Interp, args []string) int {
 			if _, n, ok := parseSignal(k, false); ok && n > 0 {
 				disp = "SIG" + k
 			}
-			sb.WriteString("trap -- " + shellQuote(r.traps[k]) + " " + disp + "\n")
+			sb.WriteString("trap -- " + shellQuote(traps[k]) + " " + disp + "\n")
 		}
 		return r.writeOut("trap", sb.String())
 	}
@@ -332,6 +333,7 @@ func builtinTrap(r *Interp, args []string) int {
 		}
 		if reset {
 			delete(r.traps, name)
+			delete(r.shownTraps, name)
 		} else {
 			r.traps[name] = action
 		}
@@ -632,7 +634,7 @@ func builtinGetopts(r *Interp, args []string) int {
 			r.assignQuiet("OPTARG", string(c))
 		} else {
 			r.unsetVar("OPTARG")
-			r.errorf("illegal option -- %c", c)
+			r.writeErr(fmt.Sprintf("%s: illegal option -- %c\n", r.arg0, c))
 		}
 		r.assignQuiet(name, "?")
 		advance()
@@ -656,7 +658,7 @@ func builtinGetopts(r *Interp, args []string) int {
 			} else {
 				r.assignQuiet(name, "?")
 				r.unsetVar("OPTARG")
-				r.errorf("option requires an argument -- %c", c)
+				r.writeErr(fmt.Sprintf("%s: option requires an argument -- %c\n", r.arg0, c))
 			}
 			return 0
 		}

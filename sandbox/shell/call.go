@@ -17,7 +17,10 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 			return
 		}
 	}
-	r.curCmd = r.curText(c)
+	if r.inTrap == "" {
+		// In a trap, $BASH_COMMAND stays the command trapped.
+		r.curCmd = r.curText(c)
+	}
 	if len(c.Args) == 1 && len(c.Assigns) == 0 && c.Args[0].Lit() == "exec" {
 		// exec with redirections only: they apply to the shell itself.
 		if r.opts.xtrace {
@@ -233,7 +236,6 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 		name string
 	}
 	r.vars.scopes = append(r.vars.scopes, sc)
-	n := len(r.vars.scopes)
 	for _, as := range list {
 		val := ""
 		if as.Value != nil {
@@ -241,9 +243,9 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 		}
 		nm := as.Name.Value
 		if v := r.vars.get(nm); v != nil && v.Attr&AttrReadonly != 0 {
+			// bash reports it and runs the command without it.
 			r.errorf("%s: readonly variable", nm)
-			r.vars.scopes = r.vars.scopes[:n-1]
-			return nil
+			continue
 		}
 		if as.Append {
 			old, _ := r.getScalar(nm)

@@ -48,7 +48,9 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrExit++
 	}
+	r.debugTrap(st)
 	checked := r.command(st.Cmd, st.Redirs)
+	r.deliverPending()
 	if len(r.procSubsts) > 0 {
 		r.cleanProcSubsts()
 	}
@@ -427,7 +429,9 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	r.loopDepth = 0
 	r.source = f.body.src
 	line := r.lineno
+	hidden := r.hideFuncTraps()
 	defer func() {
+		r.restoreFuncTraps(hidden)
 		r.funcDepth--
 		r.frames = r.frames[:len(r.frames)-1]
 		r.vars.scopes = r.vars.scopes[:len(r.vars.scopes)-1]
@@ -435,12 +439,15 @@ func (r *Interp) callFunc(f *Func, args []string) {
 		r.loopDepth = savedLoop
 		r.lineno = line
 	}()
+	if cmd, ok := r.traps["DEBUG"]; ok && cmd != "" && r.inTrap == "" {
+		r.runDebugTrap(cmd)
+	}
 	r.stmt(f.body.stmt)
 	if r.returning {
 		r.returning = false
 	}
-	// A RETURN trap reaches functions only with set -T (functrace).
-	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" && r.opts.functrace {
+	// The RETURN trap: the caller's with set -T, or one the function set.
+	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" {
 		status := r.status
 		r.runTrap("RETURN", cmd)
 		r.status = status
@@ -457,6 +464,7 @@ func (r *Interp) subshellRun(f func(sub *Interp)) {
 	}
 	defer release()
 	sub := r.subshell()
+	sub.showParentTraps(r)
 	defer sub.fds.closeAll()
 	sub.runGuarded(func() { f(sub) })
 	sub.runExitTrap()

@@ -151,6 +151,7 @@ type Interp struct {
 	noErrExit              int // >0 inside conditions, where errexit is off
 	errTrapOff             int
 	inTrap                 string
+	shownTraps             map[string]string // a (..) or $(..)'s parent's traps, which trap -p still lists
 	lineno                 int
 	curCmd                 string
 	frames                 []frame
@@ -439,6 +440,7 @@ func (r *Interp) subshell() *Interp {
 	c.isSubshell = true
 	c.slotFree = true
 	c.pending = &pendingSignals{}
+	c.shownTraps = nil
 	c.arith = arithStack{}
 	c.exiting, c.returning, c.exited = false, false, false
 	return &c

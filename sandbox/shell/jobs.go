@@ -138,6 +138,7 @@ func (r *Interp) cmdSubst(c *syntax.CmdSubst) string {
 	defer release()
 	buf := &limitBuffer{limit: r.sh.cfg.Limits.MaxStringBytes}
 	sub := r.subshell()
+	sub.showParentTraps(r)
 	sub.fds.set(1, newStreamFd(nil, buf))
 	sub.runGuarded(func() { sub.stmts(c.Stmts) })
 	sub.runExitTrap()
@@ -314,8 +315,11 @@ func (r *Interp) startJob(st *syntax.Stmt, text string) *job {
 	}
 	r.jobs.add(j)
 	r.lastBg = j.pid
+	pending := r.pending
 	go func() {
 		defer close(j.done)
+		// The shell gets SIGCHLD when the job ends (for a CHLD trap).
+		defer pending.add(sigCHLD)
 		defer release()
 		sub.runGuarded(func() { sub.stmtSync(st) })
 		sub.runExitTrap()

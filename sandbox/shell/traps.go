@@ -1,0 +1,105 @@
+package shell
+
+import "mvdan.cc/sh/v3/syntax"
+
+// debugTrap runs the DEBUG trap before a simple command, (( )), [[ ]]
+// or a for/case/select head, with $BASH_COMMAND set to its text.
+func (r *Interp) debugTrap(st *syntax.Stmt) {
+	cmd, ok := r.traps["DEBUG"]
+	if !ok || cmd == "" || r.inTrap != "" {
+		return
+	}
+	switch st.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause:
+	default:
+		return
+	}
+	if text := r.curText(st); text != "" {
+		r.curCmd = text
+	}
+	r.runDebugTrap(cmd)
+}
+
+// runDebugTrap runs the DEBUG trap's command, keeping $?.
+func (r *Interp) runDebugTrap(cmd string) {
+	status, line := r.status, r.lineno
+	r.runTrap("DEBUG", cmd)
+	r.status, r.lineno = status, line
+}
+
+// hideFuncTraps is what bash does on entering a function: the ERR trap
+// is not inherited without set -E, DEBUG and RETURN not without set -T.
+// It returns the traps it took away, for restoreFuncTraps.
+func (r *Interp) hideFuncTraps() map[string]string {
+	var saved map[string]string
+	hide := func(k string) {
+		if v, ok := r.traps[k]; ok {
+			if saved == nil {
+				saved = map[string]string{}
+			}
+			saved[k] = v
+			delete(r.traps, k)
+		}
+	}
+	if !r.opts.errtrace {
+		hide("ERR")
+	}
+	if !r.opts.functrace {
+		hide("DEBUG")
+		hide("RETURN")
+	}
+	return saved
+}
+
+// restoreFuncTraps puts back the traps hideFuncTraps took, unless the
+// function set its own.
+func (r *Interp) restoreFuncTraps(saved map[string]string) {
+	for k, v := range saved {
+		if _, ok := r.traps[k]; !ok {
+			r.traps[k] = v
+		}
+	}
+}
+
+// deliverPending handles signals this shell sent itself (kill -USR1 $$)
+// as soon as the command that sent them ends, keeping $?.
+func (r *Interp) deliverPending() {
+	if r.pending == nil {
+		return
+	}
+	sigs := r.pending.take()
+	if len(sigs) == 0 {
+		return
+	}
+	status := r.status
+	for _, sig := range sigs {
+		r.deliver(sig)
+	}
+	if !r.exiting {
+		r.status = status
+	}
+}
+
+// showParentTraps lets trap -p in a subshell or command substitution
+// list the parent's traps, as bash does until they are changed there.
+func (r *Interp) showParentTraps(parent *Interp) {
+	r.shownTraps = map[string]string{}
+	for k, v := range parent.listedTraps() {
+		r.shownTraps[k] = v
+	}
+}
+
+// listedTraps is what trap and trap -p list.
+func (r *Interp) listedTraps() map[string]string {
+	if len(r.shownTraps) == 0 {
+		return r.traps
+	}
+	m := map[string]string{}
+	for k, v := range r.shownTraps {
+		m[k] = v
+	}
+	for k, v := range r.traps {
+		m[k] = v
+	}
+	return m
+}
