@@ -103,11 +103,26 @@ func (r *Interp) run(args []string) {
 
 // runProgram runs an external command found on $PATH or by its path.
 func (r *Interp) runProgram(args []string) {
+	r.runProgramAs(args, "")
+}
+
+// runProgramAs is runProgram with the program's argv[0] set to argv0
+// (exec -a) unless that is "".
+func (r *Interp) runProgramAs(args []string, argv0 string) {
 	name := args[0]
 	p, status := r.findProgram(name)
 	if status != 0 {
 		r.status = status
 		return
+	}
+	if r.isELF(p) {
+		// bash will not run a binary it cannot exec as a script.
+		r.errorf("%s: cannot execute binary file: Exec format error", name)
+		r.status = 126
+		return
+	}
+	if argv0 != "" {
+		args = append([]string{argv0}, args[1:]...)
 	}
 	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), SlotHeld: r.slotFree}
 	r.slotFree = false

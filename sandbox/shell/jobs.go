@@ -445,6 +445,12 @@ func (r *Interp) sourceName() string {
 
 // evalString runs src in the current shell, as eval does.
 func (r *Interp) evalString(src, name string) {
+	r.evalStringAt(src, name, 0)
+}
+
+// evalStringAt is evalString for eval: bash counts the lines of src from
+// the line where its parser stands, extra lines below the eval's start.
+func (r *Interp) evalStringAt(src, name string, extra int) {
 	if r.depth >= r.sh.cfg.Limits.MaxDepth {
 		r.fail(1, "eval: maximum nesting level exceeded (%d)", r.sh.cfg.Limits.MaxDepth)
 	}
@@ -455,14 +461,19 @@ func (r *Interp) evalString(src, name string) {
 	r.source = file
 	defer func() { r.source = saved }()
 	line := r.lineno
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	f, err := p.Parse(strings.NewReader(src), name)
+	base := line - 1 + extra
+	f, err := parseBash(src, name)
 	if err != nil {
-		r.syntaxErrorPrefix(err, src, r.evalErrorPrefix())
+		// What precedes the error's line runs first, as in bash.
+		r.runBeforeSyntaxError(src, name, err, base)
+		if !r.exiting && r.fatal == nil {
+			r.syntaxErrorAt(err, src, r.evalErrorPrefix(), base)
+		}
+		r.lineno = line
 		return
 	}
 	// Line numbers inside eval count from the eval's line.
-	r.stmtsAt(f.Stmts, line-1)
+	r.stmtsAt(f.Stmts, base)
 	r.lineno = line
 }
 

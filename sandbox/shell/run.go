@@ -112,7 +112,7 @@ func (r *Interp) runSource(src, name string) {
 	// still runs what precedes the syntax error: parse statement by
 	// statement then.
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	if f, err := p.Parse(strings.NewReader(src), name); err == nil {
+	if f, err := parseBash(src, name); err == nil {
 		skipLine := uint(0)
 		for _, st := range f.Stmts {
 			if r.exiting || r.returning || r.fatal != nil {
@@ -129,7 +129,7 @@ func (r *Interp) runSource(src, name string) {
 	}
 	// What shares the error's line does not run: bash parses a line
 	// whole before running it.
-	_, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	_, perr := parseBash(src, name)
 	errLine := uint(1 << 31)
 	var pe syntax.ParseError
 	if errors.As(perr, &pe) && pe.Pos.Line() > 0 {
@@ -203,28 +203,12 @@ func (r *Interp) evalErrorPrefix() string {
 // syntaxErrorPrefix prints a parse error of src the way bash words it,
 // after prefix, and sets status 2.
 func (r *Interp) syntaxErrorPrefix(err error, src, prefix string) {
-	msg := err.Error()
-	var pe syntax.ParseError
-	line := r.lineno
-	if errors.As(err, &pe) {
-		msg = pe.Text
-		line = int(pe.Pos.Line())
-	}
-	lines := strings.Split(src, "\n")
-	text := ""
-	if line >= 1 && line <= len(lines) {
-		text = lines[line-1]
-	}
-	switch {
-	case pe.Incomplete || strings.Contains(msg, "must end with") || strings.Contains(msg, "must be followed by") || strings.Contains(msg, "reached EOF"):
-		r.writeErr(fmt.Sprintf("%sline %d: syntax error: unexpected end of file\n", prefix, len(strings.Split(strings.TrimSuffix(src, "\n"), "\n"))+1))
-	case strings.Contains(msg, "encountered `"):
-		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
-		tok = strings.TrimSuffix(tok, "`")
-		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `%s'\n%sline %d: `%s'\n", prefix, line, tok, prefix, line, text))
-	default:
-		r.writeErr(fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, line, msg))
-	}
+	r.syntaxErrorAt(err, src, prefix, 0)
+}
+
+// syntaxErrorAt is syntaxErrorPrefix with base added to line numbers.
+func (r *Interp) syntaxErrorAt(err error, src, prefix string, base int) {
+	r.writeErr(bashSyntaxError(err, src, prefix, base, r.lineno))
 	r.status = 2
 }
 

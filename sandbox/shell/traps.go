@@ -1,6 +1,12 @@
 package shell
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"io"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
+)
 
 // debugTrap runs the DEBUG trap before a simple command, (( )), [[ ]]
 // or a for/case/select head, with $BASH_COMMAND set to its text.
@@ -102,4 +108,17 @@ func (r *Interp) listedTraps() map[string]string {
 		m[k] = v
 	}
 	return m
+}
+
+// isELF reports whether the file p starts like an ELF executable, which
+// the sandbox cannot run and bash will not run as a script.
+func (r *Interp) isELF(p string) bool {
+	f, err := r.fs().Open(vfs.RootIno, p, vfs.ORead, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 4)
+	n, _ := io.ReadFull(f, buf)
+	return n == 4 && string(buf) == "\x7fELF"
 }
