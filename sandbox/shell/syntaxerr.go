@@ -120,7 +120,6 @@ func nextToken(s string, line int) (string, int) {
 	return s[:end], line
 }
 
-
 // runBeforeSyntaxError runs the statements of src that end before the
 // line of its syntax error err, with line numbers offset by base.
 func (r *Interp) runBeforeSyntaxError(src, name string, err error, base int) {
