@@ -137,6 +137,7 @@ func (r *Interp) command(cmd syntax.Command, redirs []*syntax.Redirect) bool {
 			checked = false
 			r.funcDecl(c)
 		case *syntax.ArithmCmd:
+			r.xtraceArithCmd(c)
 			v, ok := r.arithNode(c.X, c.Left.Offset()+2, c.Right.Offset())
 			switch {
 			case !ok:
@@ -270,6 +271,7 @@ func (r *Interp) forClause(c *syntax.ForClause) {
 		r.status = 0
 		for _, it := range items {
 			r.tick()
+			r.xtraceFor(l)
 			if !r.assignChecked(name, it) {
 				r.status = 1
 				return

@@ -152,6 +152,7 @@ type Interp struct {
 	errTrapOff             int
 	inTrap                 string
 	shownTraps             map[string]string // a (..) or $(..)'s parent's traps, which trap -p still lists
+	xtraceLevel            int               // $(..) nesting: set -x repeats PS4's first character
 	lineno                 int
 	curCmd                 string
 	frames                 []frame

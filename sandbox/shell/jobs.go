@@ -139,6 +139,7 @@ func (r *Interp) cmdSubst(c *syntax.CmdSubst) string {
 	buf := &limitBuffer{limit: r.sh.cfg.Limits.MaxStringBytes}
 	sub := r.subshell()
 	sub.showParentTraps(r)
+	sub.xtraceLevel++
 	sub.fds.set(1, newStreamFd(nil, buf))
 	sub.runGuarded(func() { sub.stmts(c.Stmts) })
 	sub.runExitTrap()

@@ -122,3 +122,24 @@ func (r *Interp) isELF(p string) bool {
 	n, _ := io.ReadFull(f, buf)
 	return n == 4 && string(buf) == "\x7fELF"
 }
+
+// xtraceArithCmd traces (( expr )) as bash does: "((" and "))" around
+// the text between them, one more space each side.
+func (r *Interp) xtraceArithCmd(c *syntax.ArithmCmd) {
+	if !r.opts.xtrace || r.source == nil {
+		return
+	}
+	s, e := int(c.Left.Offset())+2, int(c.Right.Offset())
+	if s > e || e > len(r.source.text) {
+		return
+	}
+	r.writeErr(r.xtracePrefix() + "(( " + r.source.text[s:e] + " ))\n")
+}
+
+// xtraceFor traces each round of a for loop: "for NAME in WORDS".
+func (r *Interp) xtraceFor(l *syntax.WordIter) {
+	if !r.opts.xtrace {
+		return
+	}
+	r.writeErr(r.xtracePrefix() + "for " + r.curText(l) + "\n")
+}
