@@ -152,7 +152,7 @@ func builtinShopt(r *Interp, args []string) int {
 	}
 	line := func(o namedOpt) string {
 		on := isOn(o)
-		if print || set || unset {
+		if print {
 			flag := "-u"
 			if on {
 				flag = "-s"

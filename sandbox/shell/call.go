@@ -110,6 +110,9 @@ func (r *Interp) runProgram(args []string) {
 // (exec -a) unless that is "".
 func (r *Interp) runProgramAs(args []string, argv0 string) {
 	name := args[0]
+	if r.commandNotFoundHandle(args) {
+		return
+	}
 	p, status := r.findProgram(name)
 	if status != 0 {
 		r.status = status

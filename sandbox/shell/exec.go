@@ -50,6 +50,9 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 	}
 	r.debugTrap(st)
 	checked := r.command(st.Cmd, st.Redirs)
+	if isSimpleCommand(st.Cmd) {
+		r.pipeStatus = nil // $PIPESTATUS is this command's $? now
+	}
 	r.deliverPending()
 	if len(r.procSubsts) > 0 {
 		r.cleanProcSubsts()

@@ -140,6 +140,9 @@ func (r *Interp) cmdSubst(c *syntax.CmdSubst) string {
 	sub := r.subshell()
 	sub.showParentTraps(r)
 	sub.xtraceLevel++
+	if !r.opts.inheritErrexit && !r.opts.posix {
+		sub.opts.errexit = false // bash: $(..) does not inherit set -e
+	}
 	sub.fds.set(1, newStreamFd(nil, buf))
 	sub.runGuarded(func() { sub.stmts(c.Stmts) })
 	sub.runExitTrap()

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"io"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -20,8 +21,18 @@ func (r *Interp) debugTrap(st *syntax.Stmt) {
 	default:
 		return
 	}
-	if text := r.curText(st); text != "" {
-		r.curCmd = text
+	// The command and its redirections, without a trailing ; or &.
+	end := st.Cmd.End()
+	for _, rd := range st.Redirs {
+		if rd.End().Offset() > end.Offset() {
+			end = rd.End()
+		}
+	}
+	if r.source != nil {
+		s, e := int(st.Pos().Offset()), int(end.Offset())
+		if s < e && e <= len(r.source.text) {
+			r.curCmd = r.source.text[s:e]
+		}
 	}
 	r.runDebugTrap(cmd)
 }
@@ -142,4 +153,36 @@ func (r *Interp) xtraceFor(l *syntax.WordIter) {
 		return
 	}
 	r.writeErr(r.xtracePrefix() + "for " + r.curText(l) + "\n")
+}
+
+// isSimpleCommand reports whether cmd is a simple command (or a
+// command like (( )) or [[ ]] that bash treats as one).
+func isSimpleCommand(cmd syntax.Command) bool {
+	switch cmd.(type) {
+	case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause:
+		return true
+	}
+	return false
+}
+
+// commandNotFoundHandle runs the function command_not_found_handle, as
+// bash does in a subshell, for a command not found on $PATH, and reports
+// whether it did.
+func (r *Interp) commandNotFoundHandle(args []string) bool {
+	f, ok := r.funcs["command_not_found_handle"]
+	name := args[0]
+	if !ok || strings.Contains(name, "/") {
+		return false
+	}
+	if p, ok := r.hashes[name]; ok && r.checkExec(p) == nil {
+		return false
+	}
+	if _, err := r.lookPath(name); err == nil {
+		return false
+	}
+	r.subshellRun(func(sub *Interp) {
+		delete(sub.funcs, "command_not_found_handle") // no recursion
+		sub.callFunc(f, append([]string{"command_not_found_handle"}, args...))
+	})
+	return true
 }
