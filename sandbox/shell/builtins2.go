@@ -948,7 +948,7 @@ func (r *Interp) promptExpand(s string) string {
 func (r *Interp) Prompt() string {
 	ps1, ok := r.getScalar("PS1")
 	if !ok {
-		return "$ "
+		ps1 = `\s-\v\$ ` // what an interactive bash sets
 	}
 	return r.promptExpand(ps1)
 }

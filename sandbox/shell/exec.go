@@ -15,6 +15,9 @@ func (r *Interp) stmt(st *syntax.Stmt) {
 	if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
 		return
 	}
+	if r.opts.noexec && !r.interactiveLike() {
+		return // set -n: read commands, run none
+	}
 	if st.Background || st.Coprocess {
 		r.background(st)
 		return
@@ -429,7 +432,7 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	if f.body.src != nil && f.body.src.name != "" {
 		srcName = f.body.src.name
 	}
-	r.frames = append(r.frames, frame{fn: f.Name, source: srcName, line: r.lineno})
+	r.frames = append(r.frames, frame{fn: f.Name, source: srcName, line: r.lineno, args: args[1:]})
 	r.funcDepth++
 	r.loopDepth = 0
 	r.source = f.body.src

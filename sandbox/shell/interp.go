@@ -183,6 +183,7 @@ type frame struct {
 	fn     string
 	source string
 	line   int // line of the call
+	args   []string
 }
 
 // pendingSignals are signals sent to this shell (kill -USR1 $$) waiting
@@ -283,8 +284,7 @@ func (r *Interp) initVars() {
 	g["SHLVL"] = &Var{Attr: AttrExport, Set: true, Str: strconv.Itoa(lvl)}
 	g["PWD"] = &Var{Attr: AttrExport, Set: true, Str: r.dir}
 	setIfUnset("IFS", " \t\n")
-	setIfUnset("PS1", `\s-\v\$ `)
-	setIfUnset("PS2", "> ")
+	// A non-interactive bash sets neither PS1 nor PS2.
 	setIfUnset("PS4", "+ ")
 	setIfUnset("OPTIND", "1")
 	setIfUnset("HOSTNAME", "wasmsand")
@@ -304,6 +304,7 @@ func (r *Interp) initVars() {
 		v.Attr |= AttrReadonly
 	}
 	g["PPID"] = &Var{Attr: AttrReadonly, Set: true, Str: strconv.Itoa(r.ppid)}
+	g["GROUPS"] = &Var{Attr: AttrIndexed, Set: true, Index: &IndexedArray{Elems: []IndexedElem{{0, "1000"}}}}
 }
 
 const bashVersion = "5.2.15(1)-release"

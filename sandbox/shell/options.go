@@ -15,6 +15,7 @@ type options struct {
 	lastpipe, expandAliases, patsubReplacement, inheritErrexit, xpgEcho     bool
 	globskipdots                                                            bool
 	globasciiranges, sourcepath                                             bool
+	extdebug                                                                bool
 }
 
 func defaultOptions() options {
@@ -47,12 +48,12 @@ func (o *options) shoptOptions() []namedOpt {
 		{"failglob", &o.failglob}, {"globasciiranges", &o.globasciiranges}, {"globskipdots", &o.globskipdots}, {"globstar", &o.globstar},
 		{"inherit_errexit", &o.inheritErrexit}, {"lastpipe", &o.lastpipe}, {"nocaseglob", &o.nocaseglob},
 		{"nocasematch", &o.nocasematch}, {"nullglob", &o.nullglob}, {"patsub_replacement", &o.patsubReplacement},
-		{"sourcepath", &o.sourcepath}, {"xpg_echo", &o.xpgEcho},
+		{"sourcepath", &o.sourcepath}, {"xpg_echo", &o.xpgEcho}, {"extdebug", &o.extdebug},
 	}
 	for _, n := range []string{"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash",
 		"checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41",
 		"compat42", "compat43", "compat44", "complete_fullquote", "direxpand", "dirspell",
-		"execfail", "extdebug", "extquote", "force_fignore", "gnu_errfmt",
+		"execfail", "extquote", "force_fignore", "gnu_errfmt",
 		"histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "interactive_comments",
 		"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
 		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars", "restricted_shell",

@@ -84,6 +84,7 @@ func (r *Interp) Run(ctx context.Context, src, name string) (status int) {
 // sandbox's Run.
 func (r *Interp) RunCommand(ctx context.Context, src string) int {
 	r.cmdString = true
+	r.setExecutionString(src)
 	return r.Run(ctx, src, "")
 }
 
@@ -113,13 +114,16 @@ func (r *Interp) runSource(src, name string) {
 	// statement then.
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	if f, err := parseBash(src, name); err == nil {
-		skipLine := uint(0)
+		skipLine, verboseLine := uint(0), uint(0)
 		for _, st := range f.Stmts {
 			if r.exiting || r.returning || r.fatal != nil {
 				return
 			}
 			if st.Pos().Line() == skipLine {
 				continue
+			}
+			if r.opts.verbose && st.Pos().Line() > verboseLine {
+				verboseLine = r.verboseEcho(src, st)
 			}
 			if r.topStmt(st) {
 				skipLine = st.End().Line()

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"io"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -185,4 +186,50 @@ func (r *Interp) commandNotFoundHandle(args []string) bool {
 		sub.callFunc(f, append([]string{"command_not_found_handle"}, args...))
 	})
 	return true
+}
+
+// setExecutionString sets $BASH_EXECUTION_STRING, the -c string.
+func (r *Interp) setExecutionString(src string) {
+	r.vars.global().vars["BASH_EXECUTION_STRING"] = &Var{Set: true, Str: src}
+}
+
+// bashArgv is $BASH_ARGV or $BASH_ARGC: the arguments of the running
+// functions, innermost first and each call's reversed, and their counts.
+// bash keeps them with shopt -s extdebug.
+func (r *Interp) bashArgv(name string) *Var {
+	if !r.opts.extdebug {
+		return nil
+	}
+	a := &IndexedArray{}
+	n := int64(0)
+	for i := len(r.frames) - 1; i >= 0; i-- {
+		args := r.frames[i].args
+		if name == "BASH_ARGC" {
+			a.Set(n, strconv.Itoa(len(args)))
+			n++
+			continue
+		}
+		for j := len(args) - 1; j >= 0; j-- {
+			a.Set(n, args[j])
+			n++
+		}
+	}
+	return &Var{Attr: AttrIndexed, Set: true, Index: a}
+}
+
+// verboseEcho is set -v: it prints the lines of src that st spans, as
+// bash prints its input as it reads it, and returns the last of them.
+func (r *Interp) verboseEcho(src string, st *syntax.Stmt) uint {
+	lines := strings.SplitAfter(src, "\n")
+	first, last := int(st.Pos().Line()), int(st.End().Line())
+	var sb strings.Builder
+	for i := first; i <= last && i <= len(lines); i++ {
+		sb.WriteString(lines[i-1])
+	}
+	out := sb.String()
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	r.writeErr(out)
+	return uint(last)
 }
