@@ -246,7 +246,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		s, ok := v.Assoc.Get(idx)
 		pv.vals, pv.set = []string{s}, ok
 	case v.Attr&AttrIndexed != 0:
-		i, ok := r.arrayIndex(idx, v)
+		i, ok := r.arrayIndex(rname, idx, v)
 		if !ok {
 			pv.vals = []string{""}
 			return pv
@@ -254,7 +254,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		s, ok := v.Index.Get(i)
 		pv.vals, pv.set = []string{s}, ok
 	default:
-		i, ok := r.arrayIndex(idx, nil)
+		i, ok := r.arrayIndex(rname, idx, nil)
 		if ok && i == 0 {
 			pv.vals, pv.set = []string{v.Str}, v.Set
 		}
@@ -264,7 +264,7 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 
 // arrayIndex evaluates an indexed array subscript; negative indexes
 // count from the end of v. It reports "bad array subscript" itself.
-func (r *Interp) arrayIndex(sub string, v *Var) (int64, bool) {
+func (r *Interp) arrayIndex(name, sub string, v *Var) (int64, bool) {
 	i, ok := r.arithString(sub)
 	if !ok {
 		panic(errDiscard)
@@ -276,7 +276,7 @@ func (r *Interp) arrayIndex(sub string, v *Var) (int64, bool) {
 		}
 		i = max + 1 + i
 		if i < 0 {
-			r.errorf("%s: bad array subscript", sub)
+			r.errorf("%s: bad array subscript", name)
 			return 0, false
 		}
 	}
