@@ -17,6 +17,9 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 			return
 		}
 	}
+	if r.opts.keyword {
+		c = keywordAssigns(c)
+	}
 	if r.inTrap == "" {
 		// In a trap, $BASH_COMMAND stays the command trapped.
 		r.curCmd = r.curText(c)

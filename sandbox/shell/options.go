@@ -16,6 +16,7 @@ type options struct {
 	globskipdots                                                            bool
 	globasciiranges, sourcepath                                             bool
 	extdebug                                                                bool
+	keyword                                                                 bool // set -k
 }
 
 func defaultOptions() options {
@@ -28,7 +29,7 @@ func (o *options) setOptions() []namedOpt {
 		{"allexport", &o.allexport}, {"braceexpand", nil}, {"emacs", nil}, {"errexit", &o.errexit},
 		{"errtrace", &o.errtrace}, {"functrace", &o.functrace}, {"hashall", &o.hashall},
 		{"histexpand", nil}, {"history", nil}, {"ignoreeof", nil}, {"interactive-comments", nil},
-		{"keyword", nil}, {"monitor", &o.monitor}, {"noclobber", &o.noclobber}, {"noexec", &o.noexec},
+		{"keyword", &o.keyword}, {"monitor", &o.monitor}, {"noclobber", &o.noclobber}, {"noexec", &o.noexec},
 		{"noglob", &o.noglob}, {"nolog", nil}, {"notify", nil}, {"nounset", &o.nounset},
 		{"onecmd", nil}, {"physical", nil}, {"pipefail", &o.pipefail}, {"posix", &o.posix},
 		{"privileged", nil}, {"verbose", &o.verbose}, {"vi", nil}, {"xtrace", &o.xtrace},
@@ -79,7 +80,7 @@ func (r *Interp) optionFlags() string {
 		c  byte
 		on bool
 	}{{'a', o.allexport}, {'e', o.errexit}, {'f', o.noglob}, {'h', o.hashall}, {'m', o.monitor},
-		{'n', o.noexec}, {'u', o.nounset}, {'v', o.verbose}, {'x', o.xtrace}} {
+		{'k', o.keyword}, {'n', o.noexec}, {'u', o.nounset}, {'v', o.verbose}, {'x', o.xtrace}} {
 		if f.on {
 			sb.WriteByte(f.c)
 		}
@@ -155,7 +156,9 @@ func (r *Interp) setFlag(c byte, on bool) bool {
 		o.errtrace = on
 	case 'T':
 		o.functrace = on
-	case 'b', 'k', 'p', 'P', 'H', 't':
+	case 'k':
+		o.keyword = on
+	case 'b', 'p', 'P', 'H', 't':
 	default:
 		return false
 	}

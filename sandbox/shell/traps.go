@@ -233,3 +233,30 @@ func (r *Interp) verboseEcho(src string, st *syntax.Stmt) uint {
 	r.writeErr(out)
 	return uint(last)
 }
+
+// keywordAssigns is set -k: words after the command name that look like
+// assignments are assignments for the command too.
+func keywordAssigns(c *syntax.CallExpr) *syntax.CallExpr {
+	var moved []*syntax.Assign
+	args := c.Args[:0:0]
+	for i, w := range c.Args {
+		if i > 0 && len(w.Parts) > 0 {
+			if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+				if eq := strings.IndexByte(lit.Value, '='); eq > 0 && validName(lit.Value[:eq]) {
+					rest := &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: lit.Value[eq+1:]}
+					val := &syntax.Word{Parts: append([]syntax.WordPart{rest}, w.Parts[1:]...)}
+					moved = append(moved, &syntax.Assign{Name: &syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValuePos, Value: lit.Value[:eq]}, Value: val})
+					continue
+				}
+			}
+		}
+		args = append(args, w)
+	}
+	if len(moved) == 0 {
+		return c
+	}
+	cp := *c
+	cp.Assigns = append(append([]*syntax.Assign(nil), c.Assigns...), moved...)
+	cp.Args = args
+	return &cp
+}
