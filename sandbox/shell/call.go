@@ -130,7 +130,11 @@ func (r *Interp) runProgramAs(args []string, argv0 string) {
 	if argv0 != "" {
 		args = append([]string{argv0}, args[1:]...)
 	}
-	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), SlotHeld: r.slotFree}
+	env := r.environ()
+	if r.oneShot && !r.isSubshell && r.funcDepth == 0 {
+		env = oneShotEnv(env)
+	}
+	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), SlotHeld: r.slotFree}
 	r.slotFree = false
 	r.status = r.sh.cfg.Host.Exec(r.ctx, proc)
 	if ctxDone(r.ctx) {

@@ -153,6 +153,7 @@ type Interp struct {
 	inTrap                 string
 	shownTraps             map[string]string // a (..) or $(..)'s parent's traps, which trap -p still lists
 	xtraceLevel            int               // $(..) nesting: set -x repeats PS4's first character
+	oneShot                bool              // the last command of bash -c, which bash execs without a fork
 	lineno                 int
 	curCmd                 string
 	frames                 []frame

@@ -115,10 +115,11 @@ func (r *Interp) runSource(src, name string) {
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	if f, err := parseBash(src, name); err == nil {
 		skipLine, verboseLine := uint(0), uint(0)
-		for _, st := range f.Stmts {
+		for i, st := range f.Stmts {
 			if r.exiting || r.returning || r.fatal != nil {
 				return
 			}
+			r.oneShot = i == len(f.Stmts)-1 && r.isOneShot(st)
 			if st.Pos().Line() == skipLine {
 				continue
 			}
@@ -129,6 +130,7 @@ func (r *Interp) runSource(src, name string) {
 				skipLine = st.End().Line()
 			}
 		}
+		r.oneShot = false
 		return
 	}
 	// What shares the error's line does not run: bash parses a line

@@ -260,3 +260,31 @@ func keywordAssigns(c *syntax.CallExpr) *syntax.CallExpr {
 	cp.Args = args
 	return &cp
 }
+
+// isOneShot reports whether st, the last command of a bash -c string,
+// is one bash runs by exec without a fork: a simple command, with no
+// trap set. The program then sees the shell's own $SHLVL less one.
+func (r *Interp) isOneShot(st *syntax.Stmt) bool {
+	if !r.cmdString || r.isSubshell || r.depth > 0 || r.sourceDepth > 0 || len(r.traps) > 0 {
+		return false
+	}
+	if st.Negated || st.Background || st.Coprocess {
+		return false
+	}
+	_, ok := st.Cmd.(*syntax.CallExpr)
+	return ok
+}
+
+// oneShotEnv lowers SHLVL in env by one, as bash does before it execs.
+func oneShotEnv(env []string) []string {
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "SHLVL="); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				out := append([]string(nil), env...)
+				out[i] = "SHLVL=" + strconv.Itoa(n-1)
+				return out
+			}
+		}
+	}
+	return env
+}
