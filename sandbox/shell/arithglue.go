@@ -137,7 +137,9 @@ func (a arithInterp) arithGet(name, sub string, hasSub bool) (string, bool, erro
 	if !hasSub {
 		v, ok := r.getScalar(name)
 		if !ok && r.opts.nounset {
-			return "", false, shellErr(name + ": unbound variable")
+			// As for $x: the message, and the shell exits.
+			r.errorf("%s: unbound variable", name)
+			panic(&exitError{status: 1, unbound: true})
 		}
 		return v, ok, nil
 	}

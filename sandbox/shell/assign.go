@@ -75,6 +75,8 @@ func (r *Interp) dynamicVar(name string) *Var {
 		return &Var{Set: true, Str: strconv.Itoa(r.subDepth)}
 	case "BASH_COMMAND":
 		return &Var{Set: true, Str: r.curCmd}
+	case "BASH_ARGV", "BASH_ARGC":
+		return r.bashArgv(name)
 	case "FUNCNAME":
 		if len(r.frames) == 0 {
 			return nil

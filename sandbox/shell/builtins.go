@@ -446,7 +446,11 @@ func builtinEval(r *Interp, args []string) int {
 	if strings.TrimSpace(src) == "" {
 		return 0
 	}
-	r.evalString(src, r.sourceName())
+	extra := 0
+	if r.inTrap == "" {
+		extra = strings.Count(r.curCmd, "\n")
+	}
+	r.evalStringAt(src, r.sourceName(), extra)
 	return r.status
 }
 
@@ -472,6 +476,10 @@ func builtinSource(r *Interp, args []string) int {
 	if p == "" {
 		p = r.absPath(name)
 	}
+	if st, err := r.fs().Stat(vfs.RootIno, p, true); err == nil && st.Type == vfs.TypeDir {
+		r.builtinErr(args[0], "%s: is a directory", name)
+		return 1
+	}
 	b, err := r.fs().ReadFile(p)
 	if err != nil {
 		r.errorf("%s: %s", name, errnoText(err))
@@ -481,8 +489,10 @@ func builtinSource(r *Interp, args []string) int {
 		r.fail(1, "%s: maximum source nesting level exceeded (%d)", name, r.sh.cfg.Limits.MaxDepth)
 	}
 	savedParams := r.params
+	var mine []string
 	if len(args) > 2 {
 		r.params = append([]string(nil), args[2:]...)
+		mine = r.params
 	}
 	r.depth++
 	r.sourceDepth++
@@ -497,7 +507,9 @@ func builtinSource(r *Interp, args []string) int {
 	if r.returning {
 		r.returning = false
 	}
-	if len(args) > 2 {
+	// The arguments give way to the caller's positional parameters
+	// again, unless the file changed them (set --, shift).
+	if len(args) > 2 && len(r.params) == len(mine) && len(mine) > 0 && &r.params[0] == &mine[0] {
 		r.params = savedParams
 	}
 	return r.status
@@ -523,7 +535,8 @@ func (r *Interp) runSourceNested(src, name string) {
 		if asParseError(err, &pe) {
 			msg, line = pe.Text, int(pe.Pos.Line())
 		}
-		r.writeErr(fmt.Sprintf("%s: line %d: syntax error: %s\n", name, line, msg))
+		_ = msg
+		r.writeErr(bashSyntaxError(err, src, name+": ", 0, line))
 		r.status = 2
 	}
 }
@@ -534,17 +547,40 @@ func asParseError(err error, pe *syntax.ParseError) bool {
 
 func builtinExec(r *Interp, args []string) int {
 	args = args[1:]
+	argv0 := ""
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		if args[0] == "--" {
 			args = args[1:]
 			break
 		}
-		args = args[1:] // -c -l -a NAME: accepted and ignored
+		if strings.Contains(args[0], "a") && len(args) > 1 {
+			argv0 = args[1] // -a NAME: the program's argv[0]
+			args = args[1:]
+		}
+		args = args[1:] // -c -l: accepted and ignored
 	}
 	if len(args) == 0 {
 		return 0
 	}
-	r.run(args)
+	name := args[0]
+	if _, isFunc := r.funcs[name]; !isFunc && !(builtins[name] != nil && r.builtinEnabled(name)) && !strings.Contains(name, "/") {
+		if _, err := r.lookPath(name); err != nil {
+			r.builtinErr("exec", "%s: not found", name)
+			r.status = 127
+			r.exiting = true
+			r.exited = !r.isSubshell
+			return 127
+		}
+	}
+	if argv0 != "" && !strings.Contains(name, "/") {
+		if _, isFunc := r.funcs[name]; !isFunc {
+			r.runProgramAs(args, argv0)
+			args = nil
+		}
+	}
+	if args != nil {
+		r.run(args)
+	}
 	r.exiting = true
 	if !r.isSubshell {
 		r.exited = true

@@ -153,7 +153,7 @@ func builtinShopt(r *Interp, args []string) int {
 	}
 	line := func(o namedOpt) string {
 		on := isOn(o)
-		if print || set || unset {
+		if print {
 			flag := "-u"
 			if on {
 				flag = "-s"
@@ -278,8 +278,9 @@ func builtinTrap(r *Interp, args []string) int {
 			names = names[1:]
 		}
 		var sb strings.Builder
-		keys := make([]string, 0, len(r.traps))
-		for k := range r.traps {
+		traps := r.listedTraps()
+		keys := make([]string, 0, len(traps))
+		for k := range traps {
 			keys = append(keys, k)
 		}
 		sort.Slice(keys, func(i, j int) bool { return trapOrder(keys[i]) < trapOrder(keys[j]) })
@@ -299,7 +300,7 @@ func builtinTrap(r *Interp, args []string) int {
 			if _, n, ok := parseSignal(k, false); ok && n > 0 {
 				disp = "SIG" + k
 			}
-			sb.WriteString("trap -- " + shellQuote(r.traps[k]) + " " + disp + "\n")
+			sb.WriteString("trap -- " + shellQuote(traps[k]) + " " + disp + "\n")
 		}
 		return r.writeOut("trap", sb.String())
 	}
@@ -333,6 +334,7 @@ func builtinTrap(r *Interp, args []string) int {
 		}
 		if reset {
 			delete(r.traps, name)
+			delete(r.shownTraps, name)
 		} else {
 			r.traps[name] = action
 		}
@@ -970,7 +972,7 @@ func (r *Interp) promptExpand(s string) string {
 func (r *Interp) Prompt() string {
 	ps1, ok := r.getScalar("PS1")
 	if !ok {
-		return "$ "
+		ps1 = `\s-\v\$ ` // what an interactive bash sets
 	}
 	return r.promptExpand(ps1)
 }

@@ -17,7 +17,13 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 			return
 		}
 	}
-	r.curCmd = r.curText(c)
+	if r.opts.keyword {
+		c = keywordAssigns(c)
+	}
+	if r.inTrap == "" {
+		// In a trap, $BASH_COMMAND stays the command trapped.
+		r.curCmd = r.curText(c)
+	}
 	if len(c.Args) == 1 && len(c.Assigns) == 0 && c.Args[0].Lit() == "exec" {
 		// exec with redirections only: they apply to the shell itself.
 		if r.opts.xtrace {
@@ -100,13 +106,35 @@ func (r *Interp) run(args []string) {
 
 // runProgram runs an external command found on $PATH or by its path.
 func (r *Interp) runProgram(args []string) {
+	r.runProgramAs(args, "")
+}
+
+// runProgramAs is runProgram with the program's argv[0] set to argv0
+// (exec -a) unless that is "".
+func (r *Interp) runProgramAs(args []string, argv0 string) {
 	name := args[0]
+	if r.commandNotFoundHandle(args) {
+		return
+	}
 	p, status := r.findProgram(name)
 	if status != 0 {
 		r.status = status
 		return
 	}
-	proc := &Process{Path: p, Args: args, Env: r.environ(), Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree}
+	if r.isELF(p) {
+		// bash will not run a binary it cannot exec as a script.
+		r.errorf("%s: cannot execute binary file: Exec format error", name)
+		r.status = 126
+		return
+	}
+	if argv0 != "" {
+		args = append([]string{argv0}, args[1:]...)
+	}
+	env := r.environ()
+	if r.oneShot && !r.isSubshell && r.funcDepth == 0 {
+		env = oneShotEnv(env)
+	}
+	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree}
 	r.slotFree = false
 	r.status = r.sh.cfg.Host.Exec(r.ctx, proc)
 	if ctxDone(r.ctx) {
@@ -234,7 +262,6 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 		name string
 	}
 	r.vars.scopes = append(r.vars.scopes, sc)
-	n := len(r.vars.scopes)
 	for _, as := range list {
 		val := ""
 		if as.Value != nil {
@@ -242,9 +269,9 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 		}
 		nm := as.Name.Value
 		if v := r.vars.get(nm); v != nil && v.Attr&AttrReadonly != 0 {
+			// bash reports it and runs the command without it.
 			r.errorf("%s: readonly variable", nm)
-			r.vars.scopes = r.vars.scopes[:n-1]
-			return nil
+			continue
 		}
 		if as.Append {
 			old, _ := r.getScalar(nm)

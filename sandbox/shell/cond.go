@@ -318,9 +318,8 @@ func (r *Interp) xtracePrefix() string {
 	if ps4 == "" {
 		return ""
 	}
-	level := r.subDepth + 1
-	_ = level
-	return strings.Repeat(ps4[:1], 0) + ps4
+	// The first character repeats once per $(..) level.
+	return strings.Repeat(ps4[:1], r.xtraceLevel) + ps4
 }
 
 func (r *Interp) xtraceCall(assigns []*syntax.Assign, args []string) {
@@ -333,6 +332,11 @@ func (r *Interp) xtraceCall(assigns []*syntax.Assign, args []string) {
 
 func (r *Interp) xtraceAssigns(assigns []*syntax.Assign) {
 	for _, as := range assigns {
+		if as.Array != nil && as.Index == nil {
+			// bash shows an array assignment as written.
+			r.writeErr(r.xtracePrefix() + as.Name.Value + "=" + r.curText(as.Array) + "\n")
+			continue
+		}
 		v, _ := r.getScalar(as.Name.Value)
 		r.writeErr(r.xtracePrefix() + as.Name.Value + "=" + xtraceQuote(v) + "\n")
 	}
@@ -342,7 +346,7 @@ func (r *Interp) xtraceTest(c *syntax.TestClause) {
 	if !r.opts.xtrace {
 		return
 	}
-	r.writeErr(r.xtracePrefix() + "[[ " + strings.TrimSuffix(strings.TrimPrefix(r.curText(c), "[["), "]]") + "]]\n")
+	r.writeErr(r.xtracePrefix() + "[[ " + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(r.curText(c), "[["), "]]")) + " ]]\n")
 }
 
 // xtraceQuote quotes a word for xtrace output as bash does.

@@ -15,6 +15,9 @@ func (r *Interp) stmt(st *syntax.Stmt) {
 	if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
 		return
 	}
+	if r.opts.noexec && !r.interactiveLike() {
+		return // set -n: read commands, run none
+	}
 	if st.Background || st.Coprocess {
 		r.background(st)
 		return
@@ -49,7 +52,12 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 		r.noErrExit++
 	}
 	nps := len(r.procSubsts)
+	r.debugTrap(st)
 	checked := r.command(st.Cmd, st.Redirs)
+	if isSimpleCommand(st.Cmd) {
+		r.pipeStatus = nil // $PIPESTATUS is this command's $? now
+	}
+	r.deliverPending()
 	r.cleanProcSubsts(nps)
 	if st.Negated {
 		r.noErrExit--
@@ -134,6 +142,7 @@ func (r *Interp) command(cmd syntax.Command, redirs []*syntax.Redirect) bool {
 			checked = false
 			r.funcDecl(c)
 		case *syntax.ArithmCmd:
+			r.xtraceArithCmd(c)
 			v, ok := r.arithStringPrefix(r.arithSourceMode(c.X, c.Left.Offset()+2, c.Right.Offset(), true), "((: ")
 			switch {
 			case !ok:
@@ -267,6 +276,7 @@ func (r *Interp) forClause(c *syntax.ForClause) {
 		r.status = 0
 		for _, it := range items {
 			r.tick()
+			r.xtraceFor(l)
 			if v, _ := r.vars.lookup(name); v != nil && v.Attr&AttrNameref != 0 && v.Attr&AttrReadonly == 0 {
 				// A nameref loop variable refers to each word in turn.
 				v.Str, v.Set = it, true
@@ -424,12 +434,14 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	if f.body.src != nil && f.body.src.name != "" {
 		srcName = f.body.src.name
 	}
-	r.frames = append(r.frames, frame{fn: f.Name, source: srcName, line: r.lineno})
+	r.frames = append(r.frames, frame{fn: f.Name, source: srcName, line: r.lineno, args: args[1:]})
 	r.funcDepth++
 	r.loopDepth = 0
 	r.source = f.body.src
 	line := r.lineno
+	hidden := r.hideFuncTraps()
 	defer func() {
+		r.restoreFuncTraps(hidden)
 		r.funcDepth--
 		r.frames = r.frames[:len(r.frames)-1]
 		if saved := r.vars.top().opts; saved != nil {
@@ -440,12 +452,15 @@ func (r *Interp) callFunc(f *Func, args []string) {
 		r.loopDepth = savedLoop
 		r.lineno = line
 	}()
+	if cmd, ok := r.traps["DEBUG"]; ok && cmd != "" && r.inTrap == "" {
+		r.runDebugTrap(cmd)
+	}
 	r.stmt(f.body.stmt)
 	if r.returning {
 		r.returning = false
 	}
-	// A RETURN trap reaches functions only with set -T (functrace).
-	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" && r.opts.functrace {
+	// The RETURN trap: the caller's with set -T, or one the function set.
+	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" {
 		status := r.status
 		r.runTrap("RETURN", cmd)
 		r.status = status
@@ -462,6 +477,7 @@ func (r *Interp) subshellRun(f func(sub *Interp)) {
 	}
 	defer release()
 	sub := r.subshell()
+	sub.showParentTraps(r)
 	defer sub.fds.closeAll()
 	sub.runGuarded(func() { f(sub) })
 	sub.runExitTrap()

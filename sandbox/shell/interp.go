@@ -164,6 +164,9 @@ type Interp struct {
 	noErrExit              int // >0 inside conditions, where errexit is off
 	errTrapOff             int
 	inTrap                 string
+	shownTraps             map[string]string // a (..) or $(..)'s parent's traps, which trap -p still lists
+	xtraceLevel            int               // $(..) nesting: set -x repeats PS4's first character
+	oneShot                bool              // the last command of bash -c, which bash execs without a fork
 	lineno                 int
 	curCmd                 string
 	frames                 []frame
@@ -196,6 +199,7 @@ type frame struct {
 	fn     string
 	source string
 	line   int // line of the call
+	args   []string
 }
 
 // pendingSignals are signals sent to this shell (kill -USR1 $$) waiting
@@ -299,8 +303,7 @@ func (r *Interp) initVars() {
 	g["SHLVL"] = &Var{Attr: AttrExport, Set: true, Str: strconv.Itoa(lvl)}
 	g["PWD"] = &Var{Attr: AttrExport, Set: true, Str: r.dir}
 	setIfUnset("IFS", " \t\n")
-	setIfUnset("PS1", `\s-\v\$ `)
-	setIfUnset("PS2", "> ")
+	// A non-interactive bash sets neither PS1 nor PS2.
 	setIfUnset("PS4", "+ ")
 	setIfUnset("OPTIND", "1")
 	setIfUnset("HOSTNAME", "wasmsand")
@@ -320,6 +323,7 @@ func (r *Interp) initVars() {
 		v.Attr |= AttrReadonly
 	}
 	g["PPID"] = &Var{Attr: AttrReadonly, Set: true, Str: strconv.Itoa(r.ppid)}
+	g["GROUPS"] = &Var{Attr: AttrIndexed, Set: true, Index: &IndexedArray{Elems: []IndexedElem{{0, "1000"}}}}
 }
 
 const bashVersion = "5.2.15(1)-release"
@@ -461,6 +465,7 @@ func (r *Interp) subshell() *Interp {
 	c.isSubshell = true
 	c.slotFree = true
 	c.pending = &pendingSignals{}
+	c.shownTraps = nil
 	c.arith = arithStack{}
 	c.exiting, c.returning, c.exited = false, false, false
 	return &c

@@ -141,6 +141,11 @@ func (r *Interp) cmdSubst(c *syntax.CmdSubst) string {
 	defer release()
 	buf := &limitBuffer{limit: r.sh.cfg.Limits.MaxStringBytes}
 	sub := r.subshell()
+	sub.showParentTraps(r)
+	sub.xtraceLevel++
+	if !r.opts.inheritErrexit && !r.opts.posix {
+		sub.opts.errexit = false // bash: $(..) does not inherit set -e
+	}
 	sub.fds.set(1, newStreamFd(nil, buf))
 	sub.runGuarded(func() { sub.stmts(c.Stmts) })
 	sub.runExitTrap()
@@ -395,8 +400,11 @@ func (r *Interp) startJob(st *syntax.Stmt, text string) *job {
 	}
 	r.jobs.add(j)
 	r.lastBg = j.pid
+	pending := r.pending
 	go func() {
 		defer close(j.done)
+		// The shell gets SIGCHLD when the job ends (for a CHLD trap).
+		defer pending.add(sigCHLD)
 		defer release()
 		sub.runGuarded(func() { sub.stmtSync(st) })
 		sub.runExitTrap()
@@ -525,6 +533,12 @@ func (r *Interp) sourceName() string {
 
 // evalString runs src in the current shell, as eval does.
 func (r *Interp) evalString(src, name string) {
+	r.evalStringAt(src, name, 0)
+}
+
+// evalStringAt is evalString for eval: bash counts the lines of src from
+// the line where its parser stands, extra lines below the eval's start.
+func (r *Interp) evalStringAt(src, name string, extra int) {
 	if r.depth >= r.sh.cfg.Limits.MaxDepth {
 		r.fail(1, "eval: maximum nesting level exceeded (%d)", r.sh.cfg.Limits.MaxDepth)
 	}
@@ -535,10 +549,16 @@ func (r *Interp) evalString(src, name string) {
 	r.source = file
 	defer func() { r.source = saved }()
 	line := r.lineno
+	base := line - 1 + extra
 	f, _, bad, err := parseRepaired(src, name)
 	file.bad = bad
 	if err != nil {
-		r.syntaxErrorPrefix(err, src, r.evalErrorPrefix())
+		// What precedes the error's line runs first, as in bash.
+		r.runBeforeSyntaxError(src, name, err, base)
+		if !r.exiting && r.fatal == nil {
+			r.syntaxErrorAt(err, src, r.evalErrorPrefix(), base)
+		}
+		r.lineno = line
 		return
 	}
 	if off, ok := extglobOff(f.Stmts); ok && !r.opts.extglob && int(off) <= len(src) {
@@ -557,7 +577,7 @@ func (r *Interp) evalString(src, name string) {
 		if r.exiting || r.returning || r.brk > 0 || r.cont > 0 {
 			return true
 		}
-		r.lineBase = line - 1
+		r.lineBase = base
 		r.stmt(st)
 		return false
 	})

@@ -70,6 +70,7 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 		}
 		src = rest[0]
 		r.cmdString = true
+		r.setExecutionString(src)
 		if len(rest) > 1 {
 			r.arg0 = rest[1]
 			r.params = append([]string(nil), rest[2:]...)

@@ -16,6 +16,8 @@ type options struct {
 	globskipdots                                                            bool
 	globasciiranges, sourcepath                                             bool
 	physical, shiftVerbose                                                  bool
+	extdebug                                                                bool
+	keyword                                                                 bool // set -k
 }
 
 func defaultOptions() options {
@@ -28,7 +30,7 @@ func (o *options) setOptions() []namedOpt {
 		{"allexport", &o.allexport}, {"braceexpand", nil}, {"emacs", nil}, {"errexit", &o.errexit},
 		{"errtrace", &o.errtrace}, {"functrace", &o.functrace}, {"hashall", &o.hashall},
 		{"histexpand", nil}, {"history", nil}, {"ignoreeof", nil}, {"interactive-comments", nil},
-		{"keyword", nil}, {"monitor", &o.monitor}, {"noclobber", &o.noclobber}, {"noexec", &o.noexec},
+		{"keyword", &o.keyword}, {"monitor", &o.monitor}, {"noclobber", &o.noclobber}, {"noexec", &o.noexec},
 		{"noglob", &o.noglob}, {"nolog", nil}, {"notify", nil}, {"nounset", &o.nounset},
 		{"onecmd", nil}, {"physical", &o.physical}, {"pipefail", &o.pipefail}, {"posix", &o.posix},
 		{"privileged", nil}, {"verbose", &o.verbose}, {"vi", nil}, {"xtrace", &o.xtrace},
@@ -61,12 +63,12 @@ func (o *options) shoptOptions() []namedOpt {
 		{"failglob", &o.failglob}, {"globasciiranges", &o.globasciiranges}, {"globskipdots", &o.globskipdots}, {"globstar", &o.globstar},
 		{"inherit_errexit", &o.inheritErrexit}, {"lastpipe", &o.lastpipe}, {"nocaseglob", &o.nocaseglob},
 		{"nocasematch", &o.nocasematch}, {"nullglob", &o.nullglob}, {"patsub_replacement", &o.patsubReplacement},
-		{"sourcepath", &o.sourcepath}, {"xpg_echo", &o.xpgEcho},
+		{"sourcepath", &o.sourcepath}, {"xpg_echo", &o.xpgEcho}, {"extdebug", &o.extdebug},
 	}
 	for _, n := range []string{"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash",
 		"checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41",
 		"compat42", "compat43", "compat44", "complete_fullquote", "direxpand", "dirspell",
-		"execfail", "extdebug", "extquote", "force_fignore", "gnu_errfmt",
+		"execfail", "extquote", "force_fignore", "gnu_errfmt",
 		"histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "interactive_comments",
 		"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
 		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars", "restricted_shell",
@@ -92,7 +94,7 @@ func (r *Interp) optionFlags() string {
 		c  byte
 		on bool
 	}{{'a', o.allexport}, {'e', o.errexit}, {'f', o.noglob}, {'h', o.hashall}, {'m', o.monitor},
-		{'n', o.noexec}, {'u', o.nounset}, {'v', o.verbose}, {'x', o.xtrace}} {
+		{'k', o.keyword}, {'n', o.noexec}, {'u', o.nounset}, {'v', o.verbose}, {'x', o.xtrace}} {
 		if f.on {
 			sb.WriteByte(f.c)
 		}
@@ -173,7 +175,9 @@ func (r *Interp) setFlag(c byte, on bool) bool {
 		o.functrace = on
 	case 'P':
 		o.physical = on
-	case 'b', 'k', 'p', 'H', 't':
+	case 'k':
+		o.keyword = on
+	case 'b', 'p', 'H', 't':
 	default:
 		return false
 	}

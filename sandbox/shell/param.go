@@ -409,6 +409,8 @@ func (r *Interp) unbound(pe *syntax.ParamExp, pv paramValue) {
 	name := pe.Param.Value
 	if pv.index != "" && pe.Index != nil {
 		name += "[" + pv.index + "]"
+	} else if name != "" && strings.Trim(name, "0123456789") == "" {
+		name = "$" + name // a positional parameter
 	}
 	r.errorf("%s: unbound variable", name)
 	panic(&exitError{status: 1, unbound: true})

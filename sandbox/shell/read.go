@@ -282,10 +282,14 @@ func builtinRead(r *Interp, args []string) int {
 		status = 1
 	}
 	if exact {
-		r.assignRead(names, arrayName, string(line), true)
+		if !r.assignRead(names, arrayName, string(line), true) {
+			return 1
+		}
 		return status
 	}
-	r.assignRead(names, arrayName, rawForSplit(string(line), raw), false)
+	if !r.assignRead(names, arrayName, rawForSplit(string(line), raw), false) {
+		return 1 // a readonly name, for one
+	}
 	_ = text
 	return status
 }
@@ -317,7 +321,8 @@ func unescapeRead(s string) string {
 // assignRead splits a line read by read into names (or an array) with
 // IFS, as bash does: leading and trailing IFS whitespace are trimmed, the
 // last name gets the rest of the line.
-func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool) {
+func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool) bool {
+	ok := true
 	raw := strings.HasPrefix(line, "\x00raw")
 	if raw {
 		line = line[4:]
@@ -342,17 +347,17 @@ func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool
 		if len(names) == 0 && arrayName == "" {
 			r.assignQuiet("REPLY", string(b))
 		} else if len(names) > 0 {
-			r.assignChecked(names[0], string(b))
+			ok = r.assignChecked(names[0], string(b))
 		}
-		return
+		return ok
 	}
-	ifs, ok := r.getScalar("IFS")
-	if !ok {
+	ifs, isSet := r.getScalar("IFS")
+	if !isSet {
 		ifs = " \t\n"
 	}
 	if len(names) == 0 && arrayName == "" {
 		r.assignQuiet("REPLY", string(b))
-		return
+		return ok
 	}
 	isIFS := func(i int) bool { return !esc[i] && strings.IndexByte(ifs, b[i]) >= 0 }
 	isWS := func(i int) bool { return isIFS(i) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n') }
@@ -397,7 +402,7 @@ func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool
 		}
 		if v := r.vars.get(arrayName); v != nil && v.Attr&AttrReadonly != 0 {
 			r.errorf("%s: readonly variable", arrayName)
-			return
+			return false
 		}
 		rname, _, _ := r.vars.resolve(arrayName)
 		v, _ := r.vars.lookup(rname)
@@ -407,7 +412,7 @@ func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool
 		}
 		v.Attr = v.Attr&^AttrAssoc | AttrIndexed
 		v.Index, v.Assoc, v.Set, v.Str = a, nil, true, ""
-		return
+		return ok
 	}
 	for k, n := range names {
 		val := ""
@@ -436,10 +441,11 @@ func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool
 		}
 		if !validName(n) {
 			r.builtinErr("read", "`%s': not a valid identifier", n)
-			return
+			return false
 		}
-		r.assignChecked(n, val)
+		ok = r.assignChecked(n, val) && ok
 	}
+	return ok
 }
 
 func builtinMapfile(r *Interp, args []string) int {

@@ -385,7 +385,7 @@ func extglobOff(stmts []*syntax.Stmt) (uint, bool) {
 // parseRepaired parses src, repairing it when it does not parse. It
 // returns the text parsed and the bad substitutions found.
 func parseRepaired(src, name string) (*syntax.File, string, map[int]bool, error) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	f, err := parseBash(src, name)
 	if err == nil {
 		return f, src, nil, nil
 	}
@@ -393,7 +393,7 @@ func parseRepaired(src, name string) (*syntax.File, string, map[int]bool, error)
 	if ptext == src {
 		return nil, src, nil, err
 	}
-	f2, err2 := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(ptext), name)
+	f2, err2 := parseBash(ptext, name)
 	if err2 != nil {
 		return nil, ptext, bad, err2
 	}

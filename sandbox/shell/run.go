@@ -89,6 +89,7 @@ func (r *Interp) Run(ctx context.Context, src, name string) (status int) {
 // sandbox's Run.
 func (r *Interp) RunCommand(ctx context.Context, src string) int {
 	r.cmdString = true
+	r.setExecutionString(src)
 	return r.Run(ctx, src, "")
 }
 
@@ -121,24 +122,30 @@ func (r *Interp) runSource(src, name string) {
 	file.bad = bad
 	if err == nil {
 		file.aliasesDone = true
-		skipLine := uint(0)
+		skipLine, verboseLine := uint(0), uint(0)
+		last := f.Stmts[max(len(f.Stmts)-1, 0):]
 		r.runUnits(file, f.Stmts, func(st *syntax.Stmt) bool {
 			if r.exiting || r.returning || r.fatal != nil {
 				return true
 			}
+			r.oneShot = len(last) == 1 && st == last[0] && r.isOneShot(st)
 			if st.Pos().Line() == skipLine {
 				return false
+			}
+			if r.opts.verbose && st.Pos().Line() > verboseLine {
+				verboseLine = r.verboseEcho(src, st)
 			}
 			if r.topStmt(st) {
 				skipLine = st.End().Line()
 			}
 			return false
 		})
+		r.oneShot = false
 		return
 	}
 	// What shares the error's line does not run: bash parses a line
 	// whole before running it.
-	_, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(ptext), name)
+	_, perr := parseBash(ptext, name)
 	errLine := uint(1 << 31)
 	var pe syntax.ParseError
 	if errors.As(perr, &pe) && pe.Pos.Line() > 0 {
@@ -212,36 +219,35 @@ func (r *Interp) evalErrorPrefix() string {
 // syntaxErrorPrefix prints a parse error of src the way bash words it,
 // after prefix, and sets status 2.
 func (r *Interp) syntaxErrorPrefix(err error, src, prefix string) {
-	msg := err.Error()
+	r.syntaxErrorAt(err, src, prefix, 0)
+}
+
+// syntaxErrorAt is syntaxErrorPrefix with base added to line numbers.
+func (r *Interp) syntaxErrorAt(err error, src, prefix string, base int) {
 	var pe syntax.ParseError
-	line := r.lineno
 	if errors.As(err, &pe) {
-		msg = pe.Text
-		line = int(pe.Pos.Line())
+		line := base + int(pe.Pos.Line())
+		lines := strings.Split(src, "\n")
+		text := ""
+		if l := int(pe.Pos.Line()); l >= 1 && l <= len(lines) {
+			text = lines[l-1]
+		}
+		switch msg := pe.Text; {
+		case strings.Contains(msg, "without matching `$((`") && strings.Count(src, "(") > strings.Count(src, ")"):
+			r.writeErr(fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `)'\n", prefix, line))
+			r.status = 2
+			return
+		case strings.Contains(msg, "without matching `$((`"):
+			r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `)'\n%sline %d: `%s'\n", prefix, line, prefix, line, text))
+			r.status = 2
+			return
+		case strings.HasPrefix(msg, "not a valid test operator"):
+			// bash's parser keeps the last status for an error in [[ ]].
+			r.writeErr(fmt.Sprintf("%sline %d: syntax error in conditional expression\n", prefix, line))
+			return
+		}
 	}
-	lines := strings.Split(src, "\n")
-	text := ""
-	if line >= 1 && line <= len(lines) {
-		text = lines[line-1]
-	}
-	switch {
-	case pe.Incomplete || strings.Contains(msg, "must end with") || strings.Contains(msg, "must be followed by") || strings.Contains(msg, "reached EOF"):
-		r.writeErr(fmt.Sprintf("%sline %d: syntax error: unexpected end of file\n", prefix, len(strings.Split(strings.TrimSuffix(src, "\n"), "\n"))+1))
-	case strings.Contains(msg, "encountered `"):
-		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
-		tok = strings.TrimSuffix(tok, "`")
-		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `%s'\n%sline %d: `%s'\n", prefix, line, tok, prefix, line, text))
-	case strings.Contains(msg, "without matching `$((`") && strings.Count(src, "(") > strings.Count(src, ")"):
-		r.writeErr(fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `)'\n", prefix, line))
-	case strings.Contains(msg, "without matching `$((`"):
-		r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `)'\n%sline %d: `%s'\n", prefix, line, prefix, line, text))
-	case strings.HasPrefix(msg, "not a valid test operator"):
-		// bash's parser keeps the last status for an error in [[ ]].
-		r.writeErr(fmt.Sprintf("%sline %d: syntax error in conditional expression\n", prefix, line))
-		return
-	default:
-		r.writeErr(fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, line, msg))
-	}
+	r.writeErr(bashSyntaxError(err, src, prefix, base, r.lineno))
 	r.status = 2
 }
 

@@ -1,0 +1,139 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// parseBash parses src like bash: what mvdan's parser accepts but bash
+// rejects (a function body that is not a compound command) is a syntax
+// error too.
+func parseBash(src, name string) (*syntax.File, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	if err != nil {
+		return f, err
+	}
+	var bad error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if bad != nil {
+			return false
+		}
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Body != nil {
+			if c, ok := fd.Body.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+				bad = syntax.ParseError{Filename: name, Pos: c.Args[0].Pos(), Text: "function body: encountered `" + c.Args[0].Lit() + "`"}
+			}
+		}
+		return true
+	})
+	return f, bad
+}
+
+var (
+	reFollowed = regexp.MustCompile("^`([^`]+)` must be followed by")
+	reAtToken  = regexp.MustCompile("^`([^`]+)` (can only|is not a valid|must)")
+)
+
+// bashSyntaxError words a parse error of src as bash does; base is added
+// to line numbers (eval).
+func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) string {
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) {
+		return fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, fallbackLine, err.Error())
+	}
+	msg := pe.Text
+	lines := strings.Split(src, "\n")
+	nlines := len(strings.Split(strings.TrimSuffix(src, "\n"), "\n"))
+	eof := fmt.Sprintf("%sline %d: syntax error: unexpected end of file\n", prefix, base+nlines+1)
+	near := func(tok string, line int) string {
+		text := ""
+		if line >= 1 && line <= len(lines) {
+			text = lines[line-1]
+		}
+		return fmt.Sprintf("%sline %d: syntax error near unexpected token `%s'\n%sline %d: `%s'\n", prefix, base+line, tok, prefix, base+line, text)
+	}
+	off := int(pe.Pos.Offset())
+	if off > len(src) {
+		off = len(src)
+	}
+	line := int(pe.Pos.Line())
+	switch {
+	case strings.HasPrefix(msg, "reached EOF without closing quote `"):
+		q := strings.TrimSuffix(strings.TrimPrefix(msg, "reached EOF without closing quote `"), "`")
+		return fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `%s'\n", prefix, base+nlines, q)
+	case strings.Contains(msg, "encountered `"):
+		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
+		return near(strings.TrimSuffix(tok, "`"), line)
+	case reFollowed.MatchString(msg):
+		op := reFollowed.FindStringSubmatch(msg)[1]
+		rest := src[off:]
+		if strings.HasPrefix(rest, op) {
+			rest = rest[len(op):]
+		}
+		tok, tline := nextToken(rest, line)
+		if tok == "" {
+			switch op {
+			case "==", "!=", "=~", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef":
+				if strings.Contains(src[:off], "[[") {
+					return fmt.Sprintf("%sline %d: unexpected argument `newline' to conditional binary operator\n", prefix, base+line)
+				}
+			}
+			switch op {
+			case "if", "then", "else", "elif", "do", "while", "until", "!", "{", "(", "|", "|&", "&&", "||":
+				return eof
+			}
+			return near("newline", line)
+		}
+		return near(tok, tline)
+	case reAtToken.MatchString(msg):
+		return near(reAtToken.FindStringSubmatch(msg)[1], line)
+	case pe.Incomplete || strings.Contains(msg, "must end with") || strings.Contains(msg, "reached EOF"):
+		return eof
+	}
+	return fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, base+line, msg)
+}
+
+// nextToken is the first shell token of s (starting on line), or "" at
+// the end of the text.
+func nextToken(s string, line int) (string, int) {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n') {
+		if s[0] == '\n' {
+			line++
+		}
+		s = s[1:]
+	}
+	if s == "" {
+		return "", line
+	}
+	for _, op := range []string{";;&", ";;", ";&", "&&", "||", "<<", ">>", "&>", "<&", ">&", "|&", ";", "&", "|", "(", ")", "<", ">"} {
+		if strings.HasPrefix(s, op) {
+			return op, line
+		}
+	}
+	end := strings.IndexAny(s, " \t\n;&|()<>")
+	if end < 0 {
+		end = len(s)
+	}
+	return s[:end], line
+}
+
+// runBeforeSyntaxError runs the statements of src that end before the
+// line of its syntax error err, with line numbers offset by base.
+func (r *Interp) runBeforeSyntaxError(src, name string, err error, base int) {
+	errLine := uint(1 << 31)
+	var pe syntax.ParseError
+	if errors.As(err, &pe) && pe.Pos.Line() > 0 {
+		errLine = pe.Pos.Line()
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+		if r.fatal != nil || st.End().Line() >= errLine {
+			return false
+		}
+		r.stmtsAt([]*syntax.Stmt{st}, base)
+		return !r.exiting && !r.returning && r.brk == 0 && r.cont == 0
+	})
+}
