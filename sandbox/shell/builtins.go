@@ -61,9 +61,6 @@ func IsBuiltin(name string) bool { _, ok := builtins[name]; return ok }
 
 func (r *Interp) builtinEnabled(name string) bool { return !r.disabled[name] }
 
-// out and errOut are a builtin's stdout and stderr.
-func (r *Interp) out() io.Writer { return fdWriter{r, 1} }
-
 // writeOut writes s to stdout, reporting a write error as bash does.
 func (r *Interp) writeOut(name, s string) int {
 	if s == "" {
@@ -523,8 +520,7 @@ func (r *Interp) runSourceNested(src, name string) {
 	defer func() { r.source = saved }()
 	ptext, bad := parseText(src)
 	file.bad = bad
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	err := p.Stmts(strings.NewReader(ptext), func(st *syntax.Stmt) bool {
+	err := parseEach(ptext, func(st *syntax.Stmt) bool {
 		r.stmt(st)
 		return !r.exiting && !r.returning
 	})

@@ -616,6 +616,7 @@ func builtinGetopts(r *Interp, args []string) int {
 	if optind > len(params) {
 		r.assignQuiet(name, "?")
 		r.unsetVar("OPTARG")
+		setInd(optind)
 		return 1
 	}
 	arg := params[optind-1]

@@ -38,27 +38,22 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		return
 	}
 	if len(args) == 0 {
-		r.status = 0
 		// Assignments only: they persist in the shell; redirections are
-		// performed (in a temporary fd table) but affect nothing.
+		// performed (in a temporary fd table) but affect nothing. $? in
+		// the values is still the previous command's; the status is the
+		// last command substitution's, or 0.
 		r.withRedirs(redirs, func() {
-			st := 0
 			for _, as := range c.Assigns {
 				if !r.assignNode(as, false) {
-					st = 1
-					if !r.opts.posix {
-						// bash: an assignment error ends a non-interactive
-						// shell's command list only in posix mode.
-					}
+					r.status = 1
+					panic(errDiscard)
 				}
 			}
 			if len(c.Assigns) > 0 && r.opts.xtrace {
 				r.xtraceAssigns(c.Assigns)
 			}
-			if st != 0 {
-				r.status = st
-				panic(errDiscard)
-			} else if r.substStatus >= 0 {
+			r.status = 0
+			if r.substStatus >= 0 {
 				r.status = r.substStatus
 			}
 		})
@@ -258,9 +253,6 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 	}
 	// Temporary: a new scope holding exported copies.
 	sc := &scope{vars: map[string]*Var{}, fn: r.vars.top().fn}
-	type saved struct {
-		name string
-	}
 	r.vars.scopes = append(r.vars.scopes, sc)
 	for _, as := range list {
 		val := ""

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -254,8 +253,6 @@ func (t testInterp) testNameref(name string) bool {
 	v, _ := t.r.vars.lookup(name)
 	return v != nil && v.Attr&AttrNameref != 0
 }
-
-func (t testInterp) testNow() time.Time { return t.r.now() }
 
 // globFS is the VFS as pathname expansion sees it.
 func (r *Interp) globFS() globFS { return vfsGlob{r} }

@@ -270,15 +270,13 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		}
 	} else {
 		if global {
-			sc = r.vars.global()
-			v = sc.vars[target]
+			v = r.vars.global().vars[target]
 		} else {
-			v, sc = r.vars.lookup(target)
+			v, _ = r.vars.lookup(target)
 		}
 		if v == nil {
-			sc = r.vars.global()
 			v = &Var{}
-			sc.vars[target] = v
+			r.vars.global().vars[target] = v
 		}
 	}
 	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -64,13 +63,6 @@ func (d *fdFile) readable() bool {
 		return d.vf.Flags()&vfs.ORead != 0
 	}
 	return d.r != nil
-}
-
-func (d *fdFile) writable() bool {
-	if d.vf != nil {
-		return d.vf.Flags()&vfs.OWrite != 0
-	}
-	return d.w != nil
 }
 
 // errBadFd is reading or writing an fd that does not allow it.
@@ -182,16 +174,6 @@ func (t *fdTable) closeAll() {
 	}
 }
 
-// fds lists the open fd numbers in order.
-func (t *fdTable) fds() []int {
-	out := make([]int, 0, len(t.m))
-	for k := range t.m {
-		out = append(out, k)
-	}
-	sort.Ints(out)
-	return out
-}
-
 // lowestFree returns the lowest fd >= from that is not open.
 func (t *fdTable) lowestFree(from int) int {
 	for fd := from; ; fd++ {
@@ -199,20 +181,6 @@ func (t *fdTable) lowestFree(from int) int {
 			return fd
 		}
 	}
-}
-
-// fdWriter writes to one fd of a shell, for builtins.
-type fdWriter struct {
-	r  *Interp
-	fd int
-}
-
-func (w fdWriter) Write(p []byte) (int, error) {
-	d := w.r.fds.get(w.fd)
-	if d == nil {
-		return 0, errBadFd
-	}
-	return d.write(w.r.ctx, p)
 }
 
 // stdioFor returns the streams a program started by r gets.

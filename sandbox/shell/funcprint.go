@@ -632,7 +632,7 @@ func (p *cmdPrinter) redirect(rd *syntax.Redirect) {
 		p.put(shown("0") + "< " + w)
 	case syntax.RdrOut:
 		p.put(shown("1") + "> " + w)
-	case syntax.ClbOut:
+	case syntax.RdrClob:
 		p.put(shown("1") + ">| " + w)
 	case syntax.AppOut:
 		p.put(shown("1") + ">> " + w)

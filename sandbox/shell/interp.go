@@ -162,7 +162,6 @@ type Interp struct {
 	exiting                bool
 	exited                 bool
 	noErrExit              int // >0 inside conditions, where errexit is off
-	errTrapOff             int
 	inTrap                 string
 	shownTraps             map[string]string // a (..) or $(..)'s parent's traps, which trap -p still lists
 	xtraceLevel            int               // $(..) nesting: set -x repeats PS4's first character

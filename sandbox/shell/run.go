@@ -117,7 +117,6 @@ func (r *Interp) runSource(src, name string) {
 	// The whole text parses in the common case. When it does not, bash
 	// still runs what precedes the syntax error: parse statement by
 	// statement then.
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	f, ptext, bad, err := parseRepaired(src, name)
 	file.bad = bad
 	if err == nil {
@@ -151,7 +150,7 @@ func (r *Interp) runSource(src, name string) {
 	if errors.As(perr, &pe) && pe.Pos.Line() > 0 {
 		errLine = pe.Pos.Line()
 	}
-	err = p.Stmts(strings.NewReader(ptext), func(st *syntax.Stmt) bool {
+	err = parseEach(ptext, func(st *syntax.Stmt) bool {
 		if r.fatal != nil || st.End().Line() >= errLine {
 			return false
 		}
@@ -310,4 +309,19 @@ func (r *Interp) ctxOrBackground() context.Context {
 // fail ends the Run with an internal limit error.
 func (r *Interp) fail(status int, format string, args ...any) {
 	panic(&exitError{status: status, msg: fmt.Sprintf(format, args...), fatal: true})
+}
+
+// parseEach parses src statement by statement, calling fn for each until
+// it returns false; it returns the parse error that stopped it, if any.
+func parseEach(src string, fn func(st *syntax.Stmt) bool) error {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	for st, err := range p.StmtsSeq(strings.NewReader(src)) {
+		if err != nil {
+			return err
+		}
+		if !fn(st) {
+			return nil
+		}
+	}
+	return nil
 }

@@ -70,9 +70,7 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 	case reFollowed.MatchString(msg):
 		op := reFollowed.FindStringSubmatch(msg)[1]
 		rest := src[off:]
-		if strings.HasPrefix(rest, op) {
-			rest = rest[len(op):]
-		}
+		rest = strings.TrimPrefix(rest, op)
 		tok, tline := nextToken(rest, line)
 		if tok == "" {
 			switch op {
@@ -128,8 +126,7 @@ func (r *Interp) runBeforeSyntaxError(src, name string, err error, base int) {
 	if errors.As(err, &pe) && pe.Pos.Line() > 0 {
 		errLine = pe.Pos.Line()
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+	parseEach(src, func(st *syntax.Stmt) bool {
 		if r.fatal != nil || st.End().Line() >= errLine {
 			return false
 		}
