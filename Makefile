@@ -10,7 +10,7 @@
 GO      ?= go
 BUILD   := build
 TOOLS   := $(BUILD)/tools
-GOTEST_FLAGS ?= -timeout 20m
+GOTEST_FLAGS ?= -timeout 30m
 
 VERSION ?= 0.1.0
 
