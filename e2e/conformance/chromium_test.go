@@ -23,21 +23,22 @@ const page = `<!doctype html>
 </script>
 `
 
-// runCases is run.mjs's loop, evaluated in the page with the cases and
-// the options as arguments.
-const runCases = `(async (cases, options) => {
-  const out = [];
-  for (const c of cases) {
-    const sb = await W.Sandbox.create(options);
-    try {
-      const r = await sb.run(c.cmd, c.stdin === undefined ? {} : { stdin: c.stdin });
-      out.push({ name: c.name, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr });
-    } finally {
-      sb.destroy();
-    }
+// runCase is run.mjs's loop body, evaluated in the page once per case with
+// the case and the options as arguments. One evaluation per case gives
+// each its own deadline, so a case that hangs is named.
+const runCase = `(async (c, options) => {
+  const sb = await W.Sandbox.create(options);
+  try {
+    const r = await sb.run(c.cmd, c.stdin === undefined ? {} : { stdin: c.stdin });
+    return { name: c.name, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+  } finally {
+    sb.destroy();
   }
-  return out;
 })`
+
+// caseDeadline bounds one case in the page: far above any case's own
+// timeout, so only a hang (a lost wake-up, a stuck promise) reaches it.
+const caseDeadline = 2 * time.Minute
 
 // runChromium serves the npm package (with its tools) and a page that
 // imports it, and runs every case through the page's Sandbox in headless
@@ -57,7 +58,7 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	ctx, stop, err := chrome.Start(ctx, path)
 	if err != nil {
@@ -70,13 +71,21 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.W !== undefined`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Fatalf("waiting for the wasmsand API in the page: %v", err)
 	}
-	cj, err := json.Marshal(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []outcome
-	if err := chrome.Eval(ctx, runCases+"("+string(cj)+", "+options()+")", &out); err != nil {
-		t.Fatalf("running the cases in Chromium: %v", err)
+	for _, c := range cases {
+		cj, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cctx, cancel := context.WithTimeout(ctx, caseDeadline)
+		var o outcome
+		start := time.Now()
+		err = chrome.Eval(cctx, runCase+"("+string(cj)+", "+options()+")", &o)
+		cancel()
+		if err != nil {
+			t.Fatalf("case %q in Chromium after %v: %v", c.Name, time.Since(start).Round(time.Millisecond), err)
+		}
+		out = append(out, o)
 	}
 	return out
 }

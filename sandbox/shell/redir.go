@@ -13,8 +13,8 @@ import (
 )
 
 // varFdBase is where {var}> redirections start looking for a free fd:
-// bash 5.2 hands out 11 first (its own fd 10 is taken).
-const varFdBase = 11
+// bash hands out the lowest free fd from 10 up.
+const varFdBase = 10
 
 // maxFd is the highest file descriptor number the shell accepts, as a
 // default `ulimit -n` would allow.
