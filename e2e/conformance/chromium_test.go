@@ -65,6 +65,7 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 		t.Fatalf("starting Chromium at %s: %v", path, err)
 	}
 	defer stop()
+	console := chrome.Console(ctx)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 		t.Fatalf("opening %s: %v", srv.URL, err)
 	}
@@ -83,7 +84,7 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 		err = chrome.Eval(cctx, runCase+"("+string(cj)+", "+options()+")", &o)
 		cancel()
 		if err != nil {
-			t.Fatalf("case %q in Chromium after %v: %v", c.Name, time.Since(start).Round(time.Millisecond), err)
+			t.Fatalf("case %q in Chromium after %v: %v\nthe page's console:\n%s", c.Name, time.Since(start).Round(time.Millisecond), err, console())
 		}
 		out = append(out, o)
 	}
