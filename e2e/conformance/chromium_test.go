@@ -72,6 +72,17 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.W !== undefined`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Fatalf("waiting for the wasmsand API in the page: %v", err)
 	}
+	if warmup != "" {
+		wctx, cancel := context.WithTimeout(ctx, 2*warmupTimeoutMs*time.Millisecond)
+		start := time.Now()
+		var o outcome
+		err := chrome.Eval(wctx, runCase+"("+mustJSON(t, testCase{Name: "warm-up", Cmd: warmup})+", "+warmupOptions()+")", &o)
+		cancel()
+		if err != nil || o.ExitCode != 0 {
+			t.Fatalf("the warm-up in Chromium after %v: %v %+v\nthe page's console:\n%s", time.Since(start).Round(time.Millisecond), err, o, console())
+		}
+		t.Logf("warm-up in Chromium: %v", time.Since(start).Round(time.Millisecond))
+	}
 	var out []outcome
 	for _, c := range cases {
 		cj, err := json.Marshal(c)
@@ -89,4 +100,13 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 		out = append(out, o)
 	}
 	return out
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
