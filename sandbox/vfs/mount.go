@@ -101,13 +101,16 @@ type mount struct {
 	readOnly bool
 	dev      uint64
 	root     *inode // the FS directory it is attached to
-	charged  int64  // bytes written into it and counted in FS.used; f.mu
+	// charged holds the bytes the sandbox added to each host file, which
+	// count in FS.used; guarded by f.mu.
+	charged map[hostKey]int64
 }
 
 // hostNode marks an inode that lives in a mount. Its type (and a
 // symlink's target) never change; everything else is in attr.
 type hostNode struct {
 	m    *mount
+	key  hostKey
 	attr atomic.Pointer[hostAttr]
 }
 
@@ -224,8 +227,10 @@ func (f *FS) Unmount(dir string) error {
 				}
 			}
 			n.host = nil
-			f.used -= m.charged
-			m.charged = 0
+			for _, c := range m.charged {
+				f.used -= c
+			}
+			m.charged = nil
 		}
 		t.mu.Unlock()
 	}
@@ -310,7 +315,7 @@ func (f *FS) hostInode(m *mount, rel string, st HostStat) (*inode, Errno) {
 			}
 		}
 		// The owner bits let every check of the FS pass: the host decides.
-		n = &inode{ino: ino, typ: st.Type, mode: 0o700, target: target, host: &hostNode{m: m}}
+		n = &inode{ino: ino, typ: st.Type, mode: 0o700, target: target, host: &hostNode{m: m, key: key}}
 		t.nodes[ino] = n
 	}
 	n.host.attr.Store(&hostAttr{rel: rel, st: st})
@@ -427,7 +432,7 @@ func (f *FS) hostRemove(w walked, dir bool) Errno {
 		return hostErrno(err)
 	}
 	if n.typ == TypeRegular && a.st.Nlink <= 1 {
-		f.hostCredit(m, a.st.Size)
+		f.hostCredit(n, a.st.Size)
 	}
 	return 0
 }
@@ -584,24 +589,34 @@ func (f *FS) hostRefresh(n *inode, err error) Errno {
 	return 0
 }
 
-// hostCharge counts grow more bytes written into m against the byte limit
-// and returns how many fit. f.mu is held.
-func (f *FS) hostCharge(m *mount, grow int64) int64 {
+// hostCharge counts grow more bytes of the host file n against the byte
+// limit and returns how many fit. f.mu is held.
+func (f *FS) hostCharge(n *inode, grow int64) int64 {
 	if room := f.maxB - f.used; grow > room {
 		grow = max(room, 0)
 	}
+	m := n.host.m
+	if m.charged == nil {
+		m.charged = make(map[hostKey]int64)
+	}
 	f.used += grow
-	m.charged += grow
+	m.charged[n.host.key] += grow
 	return grow
 }
 
-// hostCredit gives back up to n bytes charged to m: never more than m
-// was charged, so deleting what the host already held frees nothing.
-// f.mu is held.
-func (f *FS) hostCredit(m *mount, n int64) {
-	n = min(max(n, 0), m.charged)
-	f.used -= n
-	m.charged -= n
+// hostCredit gives back up to k bytes charged for the host file n: never
+// more than the sandbox added to it, so shrinking or deleting what the
+// host already held frees nothing. f.mu is held.
+func (f *FS) hostCredit(n *inode, k int64) {
+	m, key := n.host.m, n.host.key
+	k = min(max(k, 0), m.charged[key])
+	if k == 0 {
+		return
+	}
+	f.used -= k
+	if m.charged[key] -= k; m.charged[key] == 0 {
+		delete(m.charged, key)
+	}
 }
 
 // hostTruncate sets the size of a regular file in a mount, through hf if
@@ -630,17 +645,17 @@ func (f *FS) hostTruncate(n *inode, hf HostFile, size int64) Errno {
 	}
 	var charged int64
 	if grow := size - st.Size; grow > 0 {
-		if charged = f.hostCharge(m, grow); charged < grow {
-			f.hostCredit(m, charged)
+		if charged = f.hostCharge(n, grow); charged < grow {
+			f.hostCredit(n, charged)
 			return ENOSPC
 		}
 	}
 	if err := hf.Truncate(size); err != nil {
-		f.hostCredit(m, charged)
+		f.hostCredit(n, charged)
 		return hostErrno(err)
 	}
 	if size < st.Size {
-		f.hostCredit(m, st.Size-size)
+		f.hostCredit(n, st.Size-size)
 	}
 	if st, err := hf.Stat(); err == nil {
 		n.host.attr.Store(&hostAttr{rel: n.host.rel(), st: st})
@@ -839,17 +854,17 @@ func (h *File) hostWriteAt(p []byte, off int64) (int, error) {
 	if err != nil {
 		return 0, hostErrno(err)
 	}
-	f, m := h.fs, h.node.host.m
+	f, n := h.fs, h.node
 	var charged int64
 	if grow := off + int64(len(p)) - st.Size; grow > 0 {
 		f.mu.Lock()
-		charged = f.hostCharge(m, grow)
+		charged = f.hostCharge(n, grow)
 		f.mu.Unlock()
 		if charged < grow {
 			fit := int64(len(p)) - (grow - charged)
 			if fit <= 0 {
 				f.mu.Lock()
-				f.hostCredit(m, charged)
+				f.hostCredit(n, charged)
 				f.mu.Unlock()
 				return 0, ENOSPC
 			}
@@ -862,7 +877,7 @@ func (h *File) hostWriteAt(p []byte, off int64) (int, error) {
 		// Give back what was charged for bytes not written.
 		unwritten := min(int64(len(p)-k), charged)
 		f.mu.Lock()
-		f.hostCredit(m, unwritten)
+		f.hostCredit(n, unwritten)
 		f.mu.Unlock()
 		if err == nil {
 			err = EIO
