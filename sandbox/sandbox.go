@@ -38,6 +38,8 @@ type Sandbox struct {
 	mu   sync.Mutex // guards cwd and vars
 	cwd  string
 	vars map[string]string // the shell's variables after the last Run, for GetEnv
+	// mounts lists the mount points, guarded by mu (mount.go).
+	mounts []string
 
 	started time.Time     // for printf's %(...)T with -2
 	runs    atomic.Uint64 // Runs so far, for processSeed
@@ -106,6 +108,12 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	}
 	s.sh = sh
 	s.noteVars()
+	for _, m := range opts.Mounts {
+		if err := s.AddMount(m); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -347,6 +355,7 @@ func (s *Sandbox) Close() error {
 	s.runMu.Lock()
 	s.sh = nil
 	s.runMu.Unlock()
+	s.unmountAll()
 	return nil
 }
 
