@@ -1,0 +1,113 @@
+// Host mounts in Node: the loader opens the directory with Node's fs and
+// the core resolves every path inside it. Run through e2e/node_test.go, or
+// by hand: WASMSAND_PKG=build/npm node --test e2e/node/mount.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { resolve, join } from 'node:path';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+
+const pkg = pathToFileURL(resolve(process.env.WASMSAND_PKG ?? 'build/npm') + '/index.mjs');
+const { Sandbox, SandboxError } = await import(pkg);
+
+// hostTree makes top/data (to mount) beside top/outside/secret.txt, with
+// escape routes planted in data.
+function hostTree() {
+  const top = fs.mkdtempSync(join(os.tmpdir(), 'wasmsand-mount-'));
+  const data = join(top, 'data');
+  fs.mkdirSync(join(data, 'docs', 'deep'), { recursive: true });
+  fs.mkdirSync(join(top, 'outside'));
+  fs.writeFileSync(join(top, 'outside', 'secret.txt'), 'SECRET\n');
+  fs.writeFileSync(join(data, 'readme.txt'), 'hello from the host\n');
+  fs.writeFileSync(join(data, 'docs', 'deep', 'leaf.txt'), 'leaf\n');
+  fs.writeFileSync(join(data, 'big.txt'), 'line\n'.repeat(300000));
+  fs.symlinkSync('/etc/hostname', join(data, 'abs'));
+  fs.symlinkSync('../outside/secret.txt', join(data, 'climb'));
+  fs.symlinkSync(join(top, 'outside'), join(data, 'absdir'));
+  return { top, data };
+}
+
+test('a read-only mount: read, list, find, wc; every write is EROFS', async (t) => {
+  const { top, data } = hostTree();
+  t.after(() => fs.rmSync(top, { recursive: true, force: true }));
+  const sb = await Sandbox.create({ mounts: [{ path: '/mnt/data', hostPath: data, readOnly: true }] });
+  t.after(() => sb.destroy());
+  const ok = [
+    ['cat /mnt/data/readme.txt', 'hello from the host\n'],
+    ['ls /mnt/data', 'abs\nabsdir\nbig.txt\nclimb\ndocs\nreadme.txt\n'],
+    ['find /mnt/data/docs | sort', '/mnt/data/docs\n/mnt/data/docs/deep\n/mnt/data/docs/deep/leaf.txt\n'],
+    ['wc -l < /mnt/data/big.txt', '300000\n'],
+    ['cd /mnt/data/docs/deep && cat leaf.txt && pwd', 'leaf\n/mnt/data/docs/deep\n'],
+  ];
+  for (const [cmd, want] of ok) {
+    const r = await sb.run(cmd);
+    assert.equal(r.stdout, want, `${cmd} (stderr ${r.stderr})`);
+    assert.equal(r.exitCode, 0, cmd);
+  }
+  assert.equal(sb.readTextFile('/mnt/data/readme.txt'), 'hello from the host\n');
+  for (const cmd of ['echo x > /mnt/data/readme.txt', 'rm /mnt/data/readme.txt', 'mv /mnt/data/readme.txt /mnt/data/r',
+    'touch /mnt/data/n', 'mkdir /mnt/data/d', 'chmod 600 /mnt/data/readme.txt', 'tar -cf /tmp/t.tar -C /mnt/data docs && tar -xf /tmp/t.tar -C /mnt/data']) {
+    const r = await sb.run(cmd);
+    assert.notEqual(r.exitCode, 0, cmd);
+    assert.match(r.stderr, /[Rr]ead-only file system/, cmd);
+  }
+  assert.throws(() => sb.writeFile('/mnt/data/x', 'x'), (e) => e instanceof SandboxError && e.code === 'EROFS');
+  assert.equal(fs.readFileSync(join(data, 'readme.txt'), 'utf8'), 'hello from the host\n');
+  assert.equal(fs.readdirSync(data).length, 6);
+});
+
+test('no way out of a mount', async (t) => {
+  const { top, data } = hostTree();
+  t.after(() => fs.rmSync(top, { recursive: true, force: true }));
+  const sb = await Sandbox.create({ mounts: [{ path: '/mnt/data', hostPath: data }] });
+  t.after(() => sb.destroy());
+  for (const cmd of [
+    'cat /mnt/data/../outside/secret.txt',
+    'cat /mnt/data/climb',
+    'cat /mnt/data/absdir/secret.txt',
+    `cat ${top}/outside/secret.txt`,
+    'cd /mnt/data/docs && cat ../../outside/secret.txt',
+    'ln -s /etc/passwd /mnt/data/l',
+    'ln -s ../outside /mnt/data/l',
+    'ln /etc/hostname /mnt/data/l',
+  ]) {
+    const r = await sb.run(cmd);
+    assert.notEqual(r.exitCode, 0, `${cmd} succeeded: ${r.stdout}`);
+    assert.doesNotMatch(r.stdout, /SECRET/, cmd);
+  }
+  const host = (await sb.run('cat /etc/hostname')).stdout;
+  assert.equal((await sb.run('cat /mnt/data/abs')).stdout, host, 'an absolute symlink resolves in the sandbox');
+  assert.equal(fs.readFileSync(join(top, 'outside', 'secret.txt'), 'utf8'), 'SECRET\n');
+  assert.equal(fs.readdirSync(join(top, 'outside')).length, 1);
+  assert.ok(!fs.existsSync(join(data, 'l')));
+});
+
+test('a writable mount, sb.mount and the fs limit', async (t) => {
+  const { top, data } = hostTree();
+  t.after(() => fs.rmSync(top, { recursive: true, force: true }));
+  const sb = await Sandbox.create({ fsLimitBytes: 1 << 20 });
+  t.after(() => sb.destroy());
+  sb.mount('/mnt/w', data);
+  const steps = [
+    ['echo new > /mnt/w/new.txt && cat /mnt/w/new.txt', 'new\n'],
+    ['mkdir -p /mnt/w/x/y && mv /mnt/w/new.txt /mnt/w/x/y/ && ls /mnt/w/x/y', 'new.txt\n'],
+    ['ln -s y/new.txt /mnt/w/x/l && cat /mnt/w/x/l', 'new\n'],
+    ['chmod 600 /mnt/w/x/y/new.txt && stat -c %a /mnt/w/x/y/new.txt', '600\n'],
+    ['echo more >> /mnt/w/x/y/new.txt && rm -r /mnt/w/docs && ls /mnt/w | wc -l', '6\n'],
+  ];
+  for (const [cmd, want] of steps) {
+    const r = await sb.run(cmd);
+    assert.equal(r.stdout, want, `${cmd} (stderr ${r.stderr})`);
+  }
+  assert.equal(fs.readFileSync(join(data, 'x', 'y', 'new.txt'), 'utf8'), 'new\nmore\n');
+  assert.equal(fs.statSync(join(data, 'x', 'y', 'new.txt')).mode & 0o777, 0o600);
+  const r = await sb.run('head -c 2000000 /dev/zero > /mnt/w/fill');
+  assert.notEqual(r.exitCode, 0);
+  assert.match(r.stderr, /No space left on device/);
+  assert.ok(fs.statSync(join(data, 'fill')).size <= 1 << 20);
+  await sb.run('rm /mnt/w/fill');
+  sb.unmount('/mnt/w');
+  assert.equal((await sb.run('ls -A /mnt/w | wc -l')).stdout, '0\n');
+  assert.throws(() => sb.mount('/mnt/z', join(top, 'missing')), (e) => e instanceof SandboxError && e.code === 'ENOENT');
+});
