@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/wasmsand/wasmsand/wasm/cguest"
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 // hostTree makes a host directory top holding data/ (the one to mount)
@@ -245,4 +249,129 @@ func TestMountErrors(t *testing.T) {
 	if err == nil {
 		t.Error("New with a bad mount worked")
 	}
+}
+
+// TestMountSwapRace swaps a directory of the mount for a symlink out of it
+// on the host, over and over, while guests read through it: nothing from
+// outside may ever come back.
+func TestMountSwapRace(t *testing.T) {
+	top, data := hostTree(t)
+	d := filepath.Join(data, "d")
+	os.MkdirAll(filepath.Join(top, "outside", "d"), 0o755)
+	os.WriteFile(filepath.Join(top, "outside", "d", "f"), []byte("SECRET\n"), 0o644)
+	os.MkdirAll(d, 0o755)
+	os.WriteFile(filepath.Join(d, "f"), []byte("inside\n"), 0o644)
+	os.Symlink(filepath.Join(top, "outside", "d"), filepath.Join(data, "evil-abs"))
+	os.Symlink("../outside/d", filepath.Join(data, "evil-rel"))
+	sb := newTest(t, Options{Mounts: []Mount{{Path: "/mnt/data", HostPath: data}}})
+
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		swaps := 0
+		aside := filepath.Join(data, "d-aside")
+		for {
+			select {
+			case <-stop:
+				done <- swaps
+				return
+			default:
+			}
+			evil := filepath.Join(data, "evil-abs")
+			if swaps%2 == 1 {
+				evil = filepath.Join(data, "evil-rel")
+			}
+			os.Rename(d, aside)
+			os.Rename(evil, d) // d is now a symlink out
+			os.Rename(d, evil)
+			os.Rename(aside, d)
+			swaps++
+		}
+	}()
+	res := run(t, sb, "for i in $(seq 80); do cat /mnt/data/d/f; ls /mnt/data/d; cat < /mnt/data/d/f; done 2>/dev/null; "+
+		"cd /mnt/data/d 2>/dev/null && for i in $(seq 40); do cat f; cat ./f; done 2>/dev/null; "+
+		"find /mnt/data 2>/dev/null | wc -l >/dev/null; true")
+	close(stop)
+	swaps := <-done
+	if bytes.Contains(res.Stdout, []byte("SECRET")) {
+		t.Fatalf("read a file outside the mount while swapping (%d swaps)", swaps)
+	}
+	if !bytes.Contains(res.Stdout, []byte("inside")) {
+		t.Errorf("never read the file inside (%d swaps): %q", swaps, res.Stdout)
+	}
+	t.Logf("%d host swaps, %d bytes read", swaps, len(res.Stdout))
+	// And guests racing each other: one renames the host's escaping
+	// symlinks over a directory while others read and chmod through it.
+	os.Remove(filepath.Join(data, "d-aside"))
+	res = run(t, sb, "cd /mnt/data; (for i in $(seq 60); do mv d d2; mv evil-rel d; mv d evil-rel; mv d2 d; done 2>/dev/null) & "+
+		"for i in $(seq 60); do cat d/f; chmod 777 d/f; touch d/f; done 2>/dev/null; wait")
+	if bytes.Contains(res.Stdout, []byte("SECRET")) {
+		t.Fatal("a guest read a file outside the mount by racing renames")
+	}
+	if fi, err := os.Stat(filepath.Join(top, "outside", "d", "f")); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("the outside file changed: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(top, "outside", "secret.txt")); string(b) != "SECRET\n" {
+		t.Error("outside/secret.txt changed")
+	}
+}
+
+// TestMountPython reads and writes a mount from CPython (when the C guests
+// are built: make cguests).
+func TestMountPython(t *testing.T) {
+	cdir, ok := cguest.Cached()
+	if !ok {
+		t.Skip("the C guests are not built here (make cguests)")
+	}
+	tools := t.TempDir()
+	goTools := guesttest.Dir(t)
+	ents, err := os.ReadDir(goTools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if err := os.Symlink(filepath.Join(goTools, e.Name()), filepath.Join(tools, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Remove(filepath.Join(tools, "manifest.json"))
+	b, _ := os.ReadFile(filepath.Join(goTools, "manifest.json"))
+	os.WriteFile(filepath.Join(tools, "manifest.json"), b, 0o644)
+	if err := cguest.Install(cdir, tools); err != nil {
+		t.Fatal(err)
+	}
+	top, data := hostTree(t)
+	out := t.TempDir()
+	sb := newTest(t, Options{ToolsDir: tools, Timeout: 2 * time.Minute, Mounts: []Mount{
+		{Path: "/mnt/data", HostPath: data, ReadOnly: true},
+		{Path: "/mnt/out", HostPath: out},
+	}})
+	script := `
+import os
+print(sorted(os.listdir('/mnt/data/docs')))
+print(open('/mnt/data/docs/a.csv').read().split())
+for p in ['/mnt/data/climb', '/mnt/data/../outside/secret.txt']:
+    try:
+        print(open(p).read())
+    except OSError as e:
+        print(type(e).__name__)
+try:
+    open('/mnt/data/new', 'w')
+except OSError as e:
+    print(e.strerror)
+with open('/mnt/out/py.txt', 'w') as f:
+    f.write('written by python\n')
+os.rename('/mnt/out/py.txt', '/mnt/out/py2.txt')
+print(os.stat('/mnt/out/py2.txt').st_size, os.listdir('/mnt/out'))
+`
+	sb.WriteFile("/tmp/t.py", []byte(script), 0o644)
+	res := run(t, sb, "python3 /tmp/t.py")
+	want := "['a.csv', 'deep']\n['x,y', '1,2', '3,4']\nFileNotFoundError\nFileNotFoundError\nRead-only file system\n18 ['py2.txt']\n"
+	if string(res.Stdout) != want || res.ExitCode != 0 {
+		t.Errorf("python: %q exit %d (stderr %q), want %q", res.Stdout, res.ExitCode, res.Stderr, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "py2.txt")); string(b) != "written by python\n" {
+		t.Errorf("host sees %q", b)
+	}
+	checkHostUnchanged(t, top, data)
 }
