@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
@@ -420,5 +421,38 @@ func TestMountRules(t *testing.T) {
 	}
 	if b, _ := f.ReadFile("/mnt/full/keep"); string(b) != "mine" {
 		t.Error("a refused mount lost a file")
+	}
+}
+
+// TestMountSpecialFiles: a FIFO or socket on the host is listed but never
+// opened (an open could block the host or reach a service).
+func TestMountSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Skip("no mkfifo here:", err)
+	}
+	f := vfs.New(vfs.Options{})
+	f.MkdirAll("/mnt/d", 0o755)
+	d, err := hostdir.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Mount("/mnt/d", d, vfs.MountOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat(vfs.RootIno, "/mnt/d/fifo", false)
+	if err != nil || st.Type != vfs.TypeFIFO {
+		t.Errorf("Stat = %+v, %v", st, err)
+	}
+	for _, flags := range []vfs.OpenFlag{vfs.ORead, vfs.OWrite, vfs.ORead | vfs.ONonblock} {
+		if _, err := f.Open(vfs.RootIno, "/mnt/d/fifo", flags, 0); errnoOf(err) != vfs.ENXIO {
+			t.Errorf("Open(%v) = %v, want ENXIO", flags, err)
+		}
+	}
+	if err := f.WriteFileShared("/mnt/d/shared", []byte("on the host"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "shared")); string(b) != "on the host" {
+		t.Errorf("WriteFileShared into a mount: host has %q", b)
 	}
 }
