@@ -15,7 +15,11 @@ import (
 // "..", absolute symlinks and symlinks that climb out of the directory
 // lead back into the sandbox's own tree, never to the host's. A read-only
 // mount refuses every change with EROFS; what a writable one grows by
-// counts against FSLimit. Mounts are not part of snapshots or forks.
+// counts against FSLimit (deleting what the host already had frees
+// nothing); files made in it do not count against MaxInodes. A symlink
+// made in a writable mount must point inside it (EPERM otherwise), since
+// the host may follow it one day. Host FIFOs and devices are listed but
+// never opened (ENXIO). Mounts are not part of snapshots or forks.
 type Mount struct {
 	// Path is the absolute directory in the sandbox, such as /mnt/data.
 	// It is created if missing and must be empty.
