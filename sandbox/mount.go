@@ -71,9 +71,6 @@ func (s *Sandbox) AddMount(m Mount) error {
 	if err := s.fs.Mount(p, host, vfs.MountOptions{ReadOnly: m.ReadOnly}); err != nil {
 		return fail(err)
 	}
-	s.mu.Lock()
-	s.mounts = append(s.mounts, p)
-	s.mu.Unlock()
 	return nil
 }
 
@@ -83,28 +80,8 @@ func (s *Sandbox) Unmount(vfsPath string) error {
 	if s.closed.Load() {
 		return ErrClosed
 	}
-	p := path.Clean(vfsPath)
-	if err := s.fs.Unmount(p); err != nil {
+	if err := s.fs.Unmount(s.absCwd(vfsPath)); err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	s.mu.Lock()
-	for i, q := range s.mounts {
-		if q == p {
-			s.mounts = append(s.mounts[:i], s.mounts[i+1:]...)
-			break
-		}
-	}
-	s.mu.Unlock()
 	return nil
-}
-
-// unmountAll detaches every mount, for Close.
-func (s *Sandbox) unmountAll() {
-	s.mu.Lock()
-	list := s.mounts
-	s.mounts = nil
-	s.mu.Unlock()
-	for i := len(list) - 1; i >= 0; i-- {
-		s.fs.Unmount(list[i])
-	}
 }

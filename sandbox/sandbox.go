@@ -38,8 +38,6 @@ type Sandbox struct {
 	mu   sync.Mutex // guards cwd and vars
 	cwd  string
 	vars map[string]string // the shell's variables after the last Run, for GetEnv
-	// mounts lists the mount points, guarded by mu (mount.go).
-	mounts []string
 
 	started time.Time     // for printf's %(...)T with -2
 	runs    atomic.Uint64 // Runs so far, for processSeed
@@ -355,7 +353,7 @@ func (s *Sandbox) Close() error {
 	s.runMu.Lock()
 	s.sh = nil
 	s.runMu.Unlock()
-	s.unmountAll()
+	s.fs.UnmountAll()
 	return nil
 }
 

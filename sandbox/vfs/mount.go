@@ -131,8 +131,9 @@ type hostKey struct {
 // mountTable holds the inodes of every mount of an FS. Its lock is taken
 // under f.mu (read or write), never the other way round.
 type mountTable struct {
-	mu    sync.Mutex
-	nodes map[Ino]*inode
+	mu     sync.Mutex
+	mounts []*mount
+	nodes  map[Ino]*inode
 	keys  map[hostKey]Ino
 	next  Ino
 	devs  uint64
@@ -187,6 +188,7 @@ func (f *FS) Mount(dir string, host Host, opts MountOptions) error {
 	t.mu.Lock()
 	t.devs++
 	m := &mount{host: host, readOnly: opts.ReadOnly, dev: DevID + t.devs, root: n}
+	t.mounts = append(t.mounts, m)
 	t.mu.Unlock()
 	h := &hostNode{m: m}
 	h.attr.Store(&hostAttr{rel: ".", st: st})
@@ -202,48 +204,82 @@ func (f *FS) Unmount(dir string) error {
 	if e == 0 && (n.host == nil || n.host.rel() != ".") {
 		e = EINVAL
 	}
-	if e == 0 && n.open > 0 {
-		e = EBUSY
-	}
 	var m *mount
 	if e == 0 {
 		m = n.host.m
-		t := &f.mnt
-		t.mu.Lock()
-		for _, c := range t.nodes {
-			if c.host.m == m && c.open > 0 {
-				e = EBUSY
-			}
-		}
-		if e == 0 {
-			for ino, c := range t.nodes {
-				if c.host.m == m {
-					delete(t.nodes, ino)
-				}
-			}
-			for k := range t.keys {
-				if k.m == m {
-					delete(t.keys, k)
-				}
-			}
-			n.host = nil
-			for _, c := range m.charged {
-				f.used -= c
-			}
-			m.charged = nil
-		}
-		t.mu.Unlock()
+		e = f.detach(m, false)
 	}
 	f.mu.Unlock()
 	if e != 0 {
 		return pathErr("umount", dir, e)
 	}
-	if c, ok := m.host.(io.Closer); ok {
-		if err := c.Close(); err != nil {
-			return &fs.PathError{Op: "umount", Path: dir, Err: err}
-		}
+	if err := closeHost(m); err != nil {
+		return &fs.PathError{Op: "umount", Path: dir, Err: err}
 	}
 	return nil
+}
+
+// UnmountAll detaches every mount, even with files open in it (they stay
+// usable until closed), wherever its directory has moved since, and
+// closes the Hosts that are io.Closers. The first error is returned.
+func (f *FS) UnmountAll() error {
+	f.mu.Lock()
+	f.mnt.mu.Lock()
+	list := slices.Clone(f.mnt.mounts)
+	f.mnt.mu.Unlock()
+	for _, m := range list {
+		f.detach(m, true)
+	}
+	f.mu.Unlock()
+	var first error
+	for _, m := range list {
+		if err := closeHost(m); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func closeHost(m *mount) error {
+	if c, ok := m.host.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// detach removes mount m: EBUSY while a file in it is open, unless force.
+// f.mu is held.
+func (f *FS) detach(m *mount, force bool) Errno {
+	t := &f.mnt
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !force {
+		if m.root.open > 0 {
+			return EBUSY
+		}
+		for _, c := range t.nodes {
+			if c.host.m == m && c.open > 0 {
+				return EBUSY
+			}
+		}
+	}
+	for ino, c := range t.nodes {
+		if c.host.m == m {
+			delete(t.nodes, ino)
+		}
+	}
+	for k := range t.keys {
+		if k.m == m {
+			delete(t.keys, k)
+		}
+	}
+	t.mounts = slices.DeleteFunc(t.mounts, func(x *mount) bool { return x == m })
+	m.root.host = nil
+	for _, c := range m.charged {
+		f.used -= c
+	}
+	m.charged = nil
+	return 0
 }
 
 // hostErrno turns an error from a Host into an Errno.
@@ -458,6 +494,9 @@ func (f *FS) hostRename(ow, nw walked) Errno {
 	if dst == src {
 		return 0
 	}
+	if e := f.checkMove(om, src, orel, nrel); e != 0 {
+		return e
+	}
 	if err := om.host.Rename(orel, nrel); err != nil {
 		return hostErrno(err)
 	}
@@ -493,7 +532,63 @@ func (f *FS) hostLink(src *inode, nw walked) Errno {
 	if m.readOnly {
 		return EROFS
 	}
+	if src.typ == TypeSymlink && !targetStaysIn(rel, src.target) {
+		return EPERM
+	}
 	return hostErrno(m.host.Link(src.host.rel(), rel))
+}
+
+// maxMoveScan bounds the entries checkMove looks at.
+const maxMoveScan = 1 << 16
+
+// checkMove refuses (EPERM) a rename that would leave a symlink pointing
+// out of the mount on the host: a symlink moved where its target climbs
+// out, or a directory moved up holding one. A directory too large to
+// check is refused too.
+func (f *FS) checkMove(m *mount, src *inode, orel, nrel string) Errno {
+	switch src.typ {
+	case TypeSymlink:
+		if targetStaysIn(orel, src.target) && !targetStaysIn(nrel, src.target) {
+			return EPERM
+		}
+		return 0
+	case TypeDir:
+		if strings.Count(nrel, "/") >= strings.Count(orel, "/") {
+			return 0 // moving down or across keeps every ".." inside
+		}
+	default:
+		return 0
+	}
+	seen := 0
+	var scan func(rel string) Errno
+	scan = func(rel string) Errno {
+		ents, err := m.host.ReadDir(rel)
+		if err != nil {
+			return hostErrno(err)
+		}
+		for _, e := range ents {
+			if seen++; seen > maxMoveScan {
+				return EPERM
+			}
+			old := rel + "/" + e.Name
+			switch e.Stat.Type {
+			case TypeDir:
+				if en := scan(old); en != 0 {
+					return en
+				}
+			case TypeSymlink:
+				target, err := m.host.Readlink(old)
+				if err != nil {
+					return hostErrno(err)
+				}
+				if targetStaysIn(old, target) && !targetStaysIn(nrel+old[len(orel):], target) {
+					return EPERM
+				}
+			}
+		}
+		return 0
+	}
+	return scan(orel)
 }
 
 // hostSymlink creates a symlink in a mount. A symlink the host may follow

@@ -168,6 +168,38 @@ func TestMountEscapes(t *testing.T) {
 	if err := f.Symlink("sub/b.txt", vfs.RootIno, "/mnt/data/ok"); err != nil {
 		t.Errorf("Symlink inside: %v", err)
 	}
+	// Nor may one be moved or linked where its target climbs out, alone
+	// or inside a directory moved up.
+	if err := f.Symlink("../a.txt", vfs.RootIno, "/mnt/data/sub/l"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Rename(vfs.RootIno, "/mnt/data/sub/l", vfs.RootIno, "/mnt/data/l"); errnoOf(err) != vfs.EPERM {
+		t.Errorf("moving a symlink up: %v, want EPERM", err)
+	}
+	if err := f.Link(vfs.RootIno, "/mnt/data/sub/l", vfs.RootIno, "/mnt/data/l"); errnoOf(err) != vfs.EPERM {
+		t.Errorf("linking a symlink up: %v, want EPERM", err)
+	}
+	if err := f.MkdirAll("/mnt/data/p/q/r", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Rename(vfs.RootIno, "/mnt/data/sub/l", vfs.RootIno, "/mnt/data/p/q/r/l0"); err != nil {
+		t.Errorf("moving a symlink down: %v", err)
+	}
+	if err := f.Symlink("../../../a.txt", vfs.RootIno, "/mnt/data/p/q/r/l"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Rename(vfs.RootIno, "/mnt/data/p/q", vfs.RootIno, "/mnt/data/q"); errnoOf(err) != vfs.EPERM {
+		t.Errorf("moving up a directory holding a symlink that would climb out: %v, want EPERM", err)
+	}
+	if err := f.Rename(vfs.RootIno, "/mnt/data/p/q", vfs.RootIno, "/mnt/data/sub/q"); err != nil {
+		t.Errorf("moving it across: %v", err)
+	}
+	if b, err := f.ReadFile("/mnt/data/sub/q/r/l"); err != nil || string(b) != "alpha\n" {
+		t.Errorf("the moved symlink: %q, %v", b, err)
+	}
+	if err := f.Rename(vfs.RootIno, "/mnt/data/p", vfs.RootIno, "/mnt/data/sub/q/r/p"); err != nil {
+		t.Errorf("moving an empty directory down: %v", err)
+	}
 	// Hard links: none from the sandbox's own tree into the mount or out.
 	if err := f.Link(vfs.RootIno, "/etc/passwd", vfs.RootIno, "/mnt/data/pw"); errnoOf(err) != vfs.EXDEV {
 		t.Errorf("Link into the mount = %v, want EXDEV", err)
