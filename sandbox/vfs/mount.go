@@ -134,9 +134,9 @@ type mountTable struct {
 	mu     sync.Mutex
 	mounts []*mount
 	nodes  map[Ino]*inode
-	keys  map[hostKey]Ino
-	next  Ino
-	devs  uint64
+	keys   map[hostKey]Ino
+	next   Ino
+	devs   uint64
 }
 
 // inode returns the inode numbered ino, in the tree or in a mount. f.mu is
