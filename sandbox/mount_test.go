@@ -168,6 +168,10 @@ func TestNoHostAccessThroughMounts(t *testing.T) {
 				"ln /etc/hostname /mnt/data/l",                   // no hard link across the mount
 				"mv /mnt/data/docs/../../outside /mnt/data/docs", // .. stays in the sandbox
 				"mkdir /tmp/t && cd /tmp/t && ln -s " + top + " up && cp /mnt/data/readme.txt up/outside/",
+				// A symlink made inside, then moved up (alone, in a directory, by a hard link).
+				"mkdir -p /mnt/data/docs/x && ln -s ../../climb /mnt/data/docs/x/l && mv /mnt/data/docs/x/l /mnt/data/l",
+				"mv /mnt/data/docs/x /mnt/data/x",
+				"ln /mnt/data/docs/x/l /mnt/data/l",
 			} {
 				if res := run(t, sb, cmd); res.ExitCode == 0 {
 					t.Errorf("%q succeeded", cmd)

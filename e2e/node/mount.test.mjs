@@ -71,6 +71,8 @@ test('no way out of a mount', async (t) => {
     'ln -s /etc/passwd /mnt/data/l',
     'ln -s ../outside /mnt/data/l',
     'ln /etc/hostname /mnt/data/l',
+    'mkdir -p /mnt/data/docs/x && ln -s ../../absdir /mnt/data/docs/x/l && mv /mnt/data/docs/x/l /mnt/data/l',
+    'mv /mnt/data/docs/x /mnt/data/x',
   ]) {
     const r = await sb.run(cmd);
     assert.notEqual(r.exitCode, 0, `${cmd} succeeded: ${r.stdout}`);
