@@ -113,3 +113,32 @@ test('a writable mount, sb.mount and the fs limit', async (t) => {
   assert.equal((await sb.run('ls -A /mnt/w | wc -l')).stdout, '0\n');
   assert.throws(() => sb.mount('/mnt/z', join(top, 'missing')), (e) => e instanceof SandboxError && e.code === 'ENOENT');
 });
+
+test('a directory swapped for a symlink out, while guests read through it', async (t) => {
+  const { top, data } = hostTree();
+  t.after(() => fs.rmSync(top, { recursive: true, force: true }));
+  fs.mkdirSync(join(data, 'd'));
+  fs.writeFileSync(join(data, 'd', 'secret.txt'), 'inside\n');
+  fs.symlinkSync('../outside', join(data, 'evil'));
+  const sb = await Sandbox.create({ mounts: [{ path: '/mnt/data', hostPath: data }] });
+  t.after(() => sb.destroy());
+  let swaps = 0;
+  const timer = setInterval(() => {
+    for (let i = 0; i < 20; i++) {
+      fs.renameSync(join(data, 'd'), join(data, 'd-aside'));
+      fs.renameSync(join(data, i % 2 ? 'evil' : 'absdir'), join(data, 'd'));
+      fs.renameSync(join(data, 'd'), join(data, i % 2 ? 'evil' : 'absdir'));
+      fs.renameSync(join(data, 'd-aside'), join(data, 'd'));
+      swaps++;
+    }
+  }, 0);
+  let r;
+  try {
+    r = await sb.run('for i in $(seq 60); do cat /mnt/data/d/secret.txt; ls /mnt/data/d; chmod 777 /mnt/data/d/secret.txt; done 2>/dev/null; true');
+  } finally {
+    clearInterval(timer);
+  }
+  assert.doesNotMatch(r.stdout, /SECRET/, `read outside after ${swaps} swaps`);
+  assert.match(r.stdout, /inside/);
+  assert.equal(fs.statSync(join(top, 'outside', 'secret.txt')).mode & 0o777, 0o644);
+});
