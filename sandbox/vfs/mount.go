@@ -112,6 +112,7 @@ type hostNode struct {
 	m    *mount
 	key  hostKey
 	attr atomic.Pointer[hostAttr]
+	used uint64 // mountTable.gen when last looked up; mountTable.mu
 }
 
 type hostAttr struct {
@@ -137,6 +138,7 @@ type mountTable struct {
 	keys   map[hostKey]Ino
 	next   Ino
 	devs   uint64
+	gen    uint64 // counts evictions
 }
 
 // inode returns the inode numbered ino, in the tree or in a mount. f.mu is
@@ -344,18 +346,30 @@ func (f *FS) hostInode(m *mount, rel string, st HostStat) (*inode, Errno) {
 	}
 	if n == nil {
 		if len(t.nodes) >= hostCacheMax {
-			for i, c := range t.nodes {
-				if c.open == 0 {
-					delete(t.nodes, i)
-				}
-			}
+			t.evict()
 		}
 		// The owner bits let every check of the FS pass: the host decides.
 		n = &inode{ino: ino, typ: st.Type, mode: 0o700, target: target, host: &hostNode{m: m, key: key}}
 		t.nodes[ino] = n
 	}
+	n.host.used = t.gen
 	n.host.attr.Store(&hostAttr{rel: rel, st: st})
 	return n, 0
+}
+
+// evict drops the inodes that are not open and were not looked up since
+// the last eviction, with their numbers: the same host file may get a new
+// number later, never one another file had. t.mu is held.
+func (t *mountTable) evict() {
+	for ino, c := range t.nodes {
+		if c.open == 0 && c.host.used < t.gen {
+			delete(t.nodes, ino)
+			if t.keys[c.host.key] == ino {
+				delete(t.keys, c.host.key)
+			}
+		}
+	}
+	t.gen++
 }
 
 // hostLookup finds name in the mounted directory dir: nil if it does not

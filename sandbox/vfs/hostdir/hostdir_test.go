@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -486,5 +487,69 @@ func TestMountSpecialFiles(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "shared")); string(b) != "on the host" {
 		t.Errorf("WriteFileShared into a mount: host has %q", b)
+	}
+}
+
+// TestMountManyFiles walks a tree larger than the inode cache: numbers
+// stay unique, open files stay reachable, and memory stays bounded.
+func TestMountManyFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes 17,000 host files")
+	}
+	dir := t.TempDir()
+	const dirs, per = 34, 500 // more than the 16,384 inodes the cache keeps
+	for i := range dirs {
+		d := filepath.Join(dir, "d"+strconv.Itoa(i))
+		os.Mkdir(d, 0o755)
+		for j := range per {
+			os.WriteFile(filepath.Join(d, strconv.Itoa(j)), nil, 0o644)
+		}
+	}
+	f := vfs.New(vfs.Options{})
+	f.MkdirAll("/mnt/d", 0o755)
+	hd, _ := hostdir.Open(dir)
+	if err := f.Mount("/mnt/d", hd, vfs.MountOptions{ReadOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	held, err := f.Open(vfs.RootIno, "/mnt/d/d0/0", vfs.ORead, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	heldIno := held.Ino()
+	seen := map[vfs.Ino]string{}
+	total := 0
+	for i := range dirs {
+		p := "/mnt/d/d" + strconv.Itoa(i)
+		dh, err := f.Open(vfs.RootIno, p, vfs.ORead|vfs.ODirectory, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ents, err := dh.ReadDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			name := p + "/" + e.Name
+			if prev, dup := seen[e.Ino]; dup && prev != name {
+				t.Fatalf("%s and %s share inode %d", prev, name, e.Ino)
+			}
+			seen[e.Ino] = name
+			total++
+		}
+		// Relative lookups from the open directory keep working.
+		if _, err := f.Stat(dh.Ino(), "0", false); err != nil {
+			t.Errorf("stat from an open directory: %v", err)
+		}
+		dh.Close()
+	}
+	if total != dirs*per {
+		t.Errorf("listed %d files, want %d", total, dirs*per)
+	}
+	if st, err := f.StatIno(heldIno); err != nil || st.Type != vfs.TypeRegular {
+		t.Errorf("the open file's inode: %+v, %v", st, err)
+	}
+	if st, err := held.Stat(); err != nil || st.Ino != heldIno {
+		t.Errorf("File.Stat = %+v, %v", st, err)
 	}
 }
