@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"os"
@@ -180,6 +181,12 @@ func TestNoHostAccessThroughMounts(t *testing.T) {
 			if _, err := os.Lstat(filepath.Join(data, "l")); err == nil {
 				t.Error("a link was made on the host")
 			}
+			// A hostile archive extracted into the mount: a symlink out, then
+			// a file through it; an absolute member; a member climbing out.
+			sb.WriteFile("/tmp/evil.tar", hostileTar(t), 0o644)
+			run(t, sb, "cd /mnt/data && tar -xf /tmp/evil.tar; tar -xPf /tmp/evil.tar; true")
+			checkNoNewLinksOut(t, data)
+			run(t, sb, "rm -rf /mnt/data/xabs /mnt/data/xescape") // directories tar made for the members
 		}
 		checkHostUnchanged(t, top, data)
 	}
@@ -378,4 +385,51 @@ print(os.stat('/mnt/out/py2.txt').st_size, os.listdir('/mnt/out'))
 		t.Errorf("host sees %q", b)
 	}
 	checkHostUnchanged(t, top, data)
+}
+
+// hostileTar is an archive whose members try to write outside the
+// directory it is extracted in.
+func hostileTar(t *testing.T) []byte {
+	var buf bytes.Buffer
+	w := tar.NewWriter(&buf)
+	add := func(h *tar.Header, body string) {
+		h.Size = int64(len(body))
+		if h.Mode == 0 {
+			h.Mode = 0o644
+		}
+		if err := w.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(body))
+	}
+	add(&tar.Header{Name: "xescape", Typeflag: tar.TypeSymlink, Linkname: "../outside"}, "")
+	add(&tar.Header{Name: "xescape/secret.txt", Typeflag: tar.TypeReg}, "OVERWRITTEN\n")
+	add(&tar.Header{Name: "xabs", Typeflag: tar.TypeSymlink, Linkname: "/mnt/data/../../"}, "")
+	add(&tar.Header{Name: "xabs/outside/secret.txt", Typeflag: tar.TypeReg}, "OVERWRITTEN\n")
+	add(&tar.Header{Name: "../outside/secret.txt", Typeflag: tar.TypeReg}, "OVERWRITTEN\n")
+	add(&tar.Header{Name: "xup", Typeflag: tar.TypeLink, Linkname: "../outside/secret.txt"}, "")
+	w.Close()
+	return buf.Bytes()
+}
+
+// checkNoNewLinksOut fails if data holds a symlink leading out of it that
+// hostTree did not plant.
+func checkNoNewLinksOut(t *testing.T, data string) {
+	t.Helper()
+	planted := map[string]bool{"abs": true, "climb": true, "climbs": true}
+	filepath.WalkDir(data, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.Type()&os.ModeSymlink == 0 {
+			return nil
+		}
+		rel, _ := filepath.Rel(data, p)
+		target, _ := os.Readlink(p)
+		resolved := filepath.Join(filepath.Dir(p), target)
+		if filepath.IsAbs(target) {
+			resolved = target
+		}
+		if !planted[rel] && !strings.HasPrefix(resolved, data+string(filepath.Separator)) {
+			t.Errorf("the sandbox made %s -> %s on the host", rel, target)
+		}
+		return nil
+	})
 }
