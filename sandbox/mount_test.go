@@ -217,8 +217,14 @@ func TestMountWritableTools(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(data, "readme.txt")); string(b) != "hello from the sandbox\n" {
 		t.Errorf("the host sees %q", b)
 	}
+	// Rewriting a file in place (a new file renamed over it) many times
+	// does not use up the limit.
+	res := run(t, sb, "head -c 400000 /dev/zero | tr '\\0' a > /mnt/w/re.txt; for i in 1 2 3 4; do sed -i s/a/b/ /mnt/w/re.txt || exit 1; done; wc -c < /mnt/w/re.txt; rm /mnt/w/re.txt")
+	if string(res.Stdout) != "400000\n" || res.ExitCode != 0 {
+		t.Errorf("rewriting in place: %q exit %d (stderr %q)", res.Stdout, res.ExitCode, res.Stderr)
+	}
 	// Writes into the mount count against FSLimit (1 MiB).
-	res := run(t, sb, "head -c 2000000 /dev/zero > /mnt/w/fill; echo $?; ls -l /mnt/w/fill | awk '{print $5}'")
+	res = run(t, sb, "head -c 2000000 /dev/zero > /mnt/w/fill; echo $?; ls -l /mnt/w/fill | awk '{print $5}'")
 	if lines := strings.Fields(string(res.Stdout)); len(lines) != 2 || lines[0] == "0" {
 		t.Errorf("filling the mount: %q (stderr %q)", res.Stdout, res.Stderr)
 	} else if fi, err := os.Stat(filepath.Join(data, "fill")); err != nil || fi.Size() > 1<<20 {

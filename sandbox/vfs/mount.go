@@ -511,8 +511,15 @@ func (f *FS) hostRename(ow, nw walked) Errno {
 	if e := f.checkMove(om, src, orel, nrel); e != 0 {
 		return e
 	}
+	var replaced HostStat
+	if dst != nil {
+		replaced = dst.host.attr.Load().st
+	}
 	if err := om.host.Rename(orel, nrel); err != nil {
 		return hostErrno(err)
+	}
+	if dst != nil && dst.typ == TypeRegular && replaced.Nlink <= 1 {
+		f.hostCredit(dst, replaced.Size) // its bytes are gone
 	}
 	// Cached paths under the old name move with it.
 	t := &f.mnt
