@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
+	"strings"
 	"syscall/js"
 	"time"
 
@@ -254,8 +255,8 @@ func parseMount(what string, m js.Value) (sandbox.Mount, error) {
 		return sandbox.Mount{}, argErrorf("%s must be an object", what)
 	}
 	p, host := m.Get("path"), m.Get("host")
-	if p.Type() != js.TypeString {
-		return sandbox.Mount{}, argErrorf("%s.path must be a string", what)
+	if p.Type() != js.TypeString || !strings.HasPrefix(p.String(), "/") {
+		return sandbox.Mount{}, argErrorf("%s.path must be an absolute path such as /mnt/data", what)
 	}
 	if host.Type() != js.TypeObject {
 		return sandbox.Mount{}, argErrorf("%s: host directories can be mounted only in Node.js", what)

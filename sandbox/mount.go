@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
 	"runtime"
 
@@ -45,7 +46,7 @@ func (s *Sandbox) AddMount(m Mount) error {
 		return ErrClosed
 	}
 	if !path.IsAbs(m.Path) {
-		return fmt.Errorf("sandbox: mount path %q is not absolute", m.Path)
+		return fmt.Errorf("sandbox: mount path must be absolute: %w", &fs.PathError{Op: "mount", Path: m.Path, Err: vfs.EINVAL})
 	}
 	p := path.Clean(m.Path)
 	host := m.Host

@@ -112,6 +112,10 @@ test('a writable mount, sb.mount and the fs limit', async (t) => {
   sb.unmount('/mnt/w');
   assert.equal((await sb.run('ls -A /mnt/w | wc -l')).stdout, '0\n');
   assert.throws(() => sb.mount('/mnt/z', join(top, 'missing')), (e) => e instanceof SandboxError && e.code === 'ENOENT');
+  assert.throws(() => sb.mount('mnt/z', data), (e) => e instanceof SandboxError && e.code === 'INVALID_ARGUMENT');
+  await sb.run('echo keep > /home/user/k');
+  assert.throws(() => sb.mount('/home/user', data), (e) => e instanceof SandboxError && e.code === 'ENOTEMPTY');
+  assert.equal(sb.readTextFile('/home/user/k'), 'keep\n');
 });
 
 test('a directory swapped for a symlink out, while guests read through it', async (t) => {
