@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
+	github.com/google/jsonschema-go v0.4.3
 	github.com/hack-pad/safejs v0.1.0
 	github.com/itchyny/gojq v0.12.20
 	github.com/tetratelabs/wazero v1.12.0
@@ -20,6 +21,5 @@ require (
 	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/term v0.45.0 // indirect
 	golang.org/x/text v0.3.8 // indirect
 )
