@@ -58,7 +58,7 @@ func OpenAIResponses(tools []Tool) []OpenAIResponsesTool {
 func Anthropic(tools []Tool) []AnthropicTool {
 	out := make([]AnthropicTool, len(tools))
 	for i, t := range tools {
-		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		out[i] = AnthropicTool(t)
 	}
 	return out
 }
