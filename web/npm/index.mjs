@@ -6,6 +6,7 @@ import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, get
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 
 export { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
+export { createTools, SandboxTools, validateArgs } from './tools.mjs';
 
 let base = new URL('./', import.meta.url);
 

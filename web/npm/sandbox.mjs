@@ -333,6 +333,24 @@ export class Sandbox {
   /** complete(line) lists Tab completions of the line's last word. */
   complete(line) { return check(this.#api.complete(this.#id, line)); }
 
+  /**
+   * toolDefinitions() lists the agent tools bound to this sandbox as
+   * [{name, description, inputSchema}]; createTools (wasmsand/tools) gives
+   * them in the shapes of the OpenAI, Anthropic and AI SDK APIs.
+   */
+  toolDefinitions() { return JSON.parse(check(this.#api.toolDefinitions(this.#id))); }
+
+  /**
+   * handleToolCall(name, args) runs one tool call (args: an object or its
+   * JSON text) and resolves to the result object, or to {error: {code,
+   * message}} when the call failed (bad arguments, a missing file, ...).
+   */
+  async handleToolCall(name, args = {}) {
+    const json = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    const r = await this.#api.handleToolCall(this.#id, String(name), json);
+    return JSON.parse(r.text);
+  }
+
   /** destroy() stops running commands and frees the sandbox; it is idempotent. */
   destroy() {
     this.#api.destroy(this.#id);
