@@ -141,7 +141,8 @@ func (m *Manager) Acquire(ctx context.Context, id string) (s *Session, release f
 				return nil, nil, ctx.Err()
 			}
 		}
-		if err := m.makeRoomLocked(ctx); err != nil {
+		victim, victimDone, err := m.makeRoomLocked()
+		if err != nil {
 			m.mu.Unlock()
 			return nil, nil, err
 		}
@@ -149,6 +150,9 @@ func (m *Manager) Acquire(ctx context.Context, id string) (s *Session, release f
 		m.pending[id] = done
 		m.stats.Live++ // the room is taken while the sandbox is made
 		m.mu.Unlock()
+		if victim != nil {
+			m.finish(ctx, victim, victimDone, true)
+		}
 
 		s, restored, err := m.open(ctx, id)
 
@@ -223,52 +227,63 @@ func (m *Manager) open(ctx context.Context, id string) (*Session, bool, error) {
 }
 
 // makeRoomLocked makes room for one more session under MaxSessions by
-// evicting the least recently used idle session, when sessions are
-// persistent; otherwise it refuses.
-func (m *Manager) makeRoomLocked(ctx context.Context) error {
+// detaching the least recently used idle session, when sessions are
+// persistent; the caller finishes the victim once it has released m.mu.
+// Without persistence it refuses.
+func (m *Manager) makeRoomLocked() (victim *Session, done chan struct{}, err error) {
 	if m.cfg.MaxSessions <= 0 || m.stats.Live < m.cfg.MaxSessions {
-		return nil
+		return nil, nil, nil
 	}
 	if m.persistent() {
 		for e := m.lru.Front(); e != nil; e = e.Next() {
 			if s := e.Value.(*Session); s.refs == 0 {
-				m.evictLocked(ctx, s)
-				return nil
+				m.stats.Evicted++
+				return s, m.detachLocked(s), nil
 			}
 		}
 	}
-	return fmt.Errorf("%w: %d live, the limit is %d", ErrTooManySessions, m.stats.Live, m.cfg.MaxSessions)
+	return nil, nil, fmt.Errorf("%w: %d live, the limit is %d", ErrTooManySessions, m.stats.Live, m.cfg.MaxSessions)
 }
 
-// evictLocked takes s out of memory, saving it first when sessions are
-// persistent. A session whose snapshot fails to save is closed all the
-// same: memory is what eviction is for, and the store keeps the last good
-// snapshot.
-func (m *Manager) evictLocked(ctx context.Context, s *Session) {
-	m.removeLocked(s)
-	m.stats.Evicted++
-	if m.persistent() {
-		if m.saveLocked(ctx, s) == nil {
-			m.stats.Saved++
-		}
-	}
-	s.Sandbox().Close()
-}
-
-func (m *Manager) removeLocked(s *Session) {
+// detachLocked takes s out of memory's bookkeeping. Until finish closes
+// the returned channel, Acquire of the same ID waits, so that it never
+// restores a snapshot older than the one being saved.
+func (m *Manager) detachLocked(s *Session) chan struct{} {
 	delete(m.sessions, s.ID)
 	m.lru.Remove(s.elem)
 	m.stats.Live--
+	done := make(chan struct{})
+	m.pending[s.ID] = done
+	return done
 }
 
-// saveLocked writes s to the store. The sandbox is idle (refs == 0) and
-// out of the map, so nothing runs in it meanwhile.
-func (m *Manager) saveLocked(ctx context.Context, s *Session) error {
-	b, err := m.cfg.Snapshot(s.Sandbox())
-	if err != nil {
-		return err
+// finish saves a detached session when save is set and sessions are
+// persistent, closes its sandbox and lets waiting Acquire calls go on. It
+// runs without m.mu: a store may be slow. A session whose snapshot fails
+// to save is closed all the same — memory is what eviction is for — and
+// the store keeps its last good snapshot.
+func (m *Manager) finish(ctx context.Context, s *Session, done chan struct{}, save bool) error {
+	var err error
+	if save && m.persistent() {
+		var b []byte
+		if b, err = m.cfg.Snapshot(s.Sandbox()); err == nil {
+			err = m.cfg.Store.Save(ctx, s.ID, b)
+		}
+		if err != nil {
+			err = fmt.Errorf("session %s: saving: %w", s.ID, err)
+		}
 	}
-	return m.cfg.Store.Save(ctx, s.ID, b)
+	s.Sandbox().Close()
+	m.mu.Lock()
+	if err == nil && save && m.persistent() {
+		m.stats.Saved++
+	}
+	if m.pending[s.ID] == done {
+		delete(m.pending, s.ID)
+	}
+	close(done)
+	m.mu.Unlock()
+	return err
 }
 
 // End ends the session id: its sandbox is closed and, when sessions are
@@ -277,17 +292,15 @@ func (m *Manager) saveLocked(ctx context.Context, s *Session) error {
 // session that is not live only touches the store.
 func (m *Manager) End(ctx context.Context, id string, keep bool) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	s := m.sessions[id]
+	var done chan struct{}
+	if s != nil {
+		done = m.detachLocked(s)
+	}
+	m.mu.Unlock()
 	var err error
 	if s != nil {
-		m.removeLocked(s)
-		if m.persistent() && keep {
-			if err = m.saveLocked(ctx, s); err == nil {
-				m.stats.Saved++
-			}
-		}
-		s.Sandbox().Close()
+		err = m.finish(ctx, s, done, keep)
 	}
 	if m.persistent() && !keep {
 		if derr := m.cfg.Store.Delete(ctx, id); derr != nil && !errors.Is(derr, ErrNotFound) {
@@ -304,19 +317,26 @@ func (m *Manager) EvictIdle(ctx context.Context) int {
 	if m.cfg.IdleTimeout <= 0 {
 		return 0
 	}
+	type victim struct {
+		s    *Session
+		done chan struct{}
+	}
+	var victims []victim
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	n := 0
 	cutoff := m.cfg.now().Add(-m.cfg.IdleTimeout)
 	for e := m.lru.Front(); e != nil; {
 		next := e.Next()
 		if s := e.Value.(*Session); s.refs == 0 && !s.lastUsed.After(cutoff) {
-			m.evictLocked(ctx, s)
-			n++
+			victims = append(victims, victim{s, m.detachLocked(s)})
+			m.stats.Evicted++
 		}
 		e = next
 	}
-	return n
+	m.mu.Unlock()
+	for _, v := range victims {
+		m.finish(ctx, v.s, v.done, true)
+	}
+	return len(victims)
 }
 
 func (m *Manager) evictIdleLoop() {
@@ -350,19 +370,19 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	close(m.stop)
-	var errs []error
+	var live []*Session
+	var dones []chan struct{}
 	for _, s := range m.sessions {
-		m.removeLocked(s)
-		if m.persistent() {
-			if err := m.saveLocked(ctx, s); err != nil {
-				errs = append(errs, fmt.Errorf("session %s: %w", s.ID, err))
-			} else {
-				m.stats.Saved++
-			}
-		}
-		s.Sandbox().Close()
+		live = append(live, s)
+		dones = append(dones, m.detachLocked(s))
 	}
 	m.mu.Unlock()
 	m.janitor.Wait()
+	var errs []error
+	for i, s := range live {
+		if err := m.finish(ctx, s, dones[i], true); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	return errors.Join(errs...)
 }
