@@ -145,3 +145,35 @@ func TestMCPUsage(t *testing.T) {
 		t.Fatalf("--help: %+v", r)
 	}
 }
+
+// TestMCPStdioSignal stops a stdio server with SIGINT while its client is
+// still connected: it exits with status 0.
+func TestMCPStdioSignal(t *testing.T) {
+	cmd := mcpCommand(t)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, isErr := mcpCall(t, cs, "sandbox_run", map[string]any{"command": "echo up"}); isErr || r["stdout"] != "up\n" {
+		t.Fatalf("%v", r)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		// The server's stdout closes when it exits, which ends the
+		// session; Close then reaps the process.
+		if err := cs.Ping(context.Background(), nil); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server still answers 20s after SIGINT")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cs.Close()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 0 {
+		t.Fatalf("after SIGINT: %v", cmd.ProcessState)
+	}
+}
