@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"path"
@@ -262,7 +261,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	c := &mcp.ResourceContents{URI: uri, MIMEType: mime.TypeByExtension(path.Ext(p))}
+	c := &mcp.ResourceContents{URI: uri, MIMEType: mimeTypes[path.Ext(p)]}
 	if utf8.Valid(b) {
 		c.Text = string(b)
 		if c.MIMEType == "" {
@@ -275,4 +274,16 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 		}
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+}
+
+// mimeTypes are the types of resources by file extension, fixed here so
+// that the host's /etc/mime.types does not change them; others are
+// text/plain when they are UTF-8 and application/octet-stream when not.
+var mimeTypes = map[string]string{
+	".json": "application/json", ".csv": "text/csv", ".md": "text/markdown",
+	".html": "text/html", ".xml": "application/xml", ".py": "text/x-python",
+	".js": "text/javascript", ".sh": "text/x-shellscript", ".png": "image/png",
+	".jpg": "image/jpeg", ".gif": "image/gif", ".svg": "image/svg+xml",
+	".pdf": "application/pdf", ".wasm": "application/wasm", ".gz": "application/gzip",
+	".tar": "application/x-tar", ".zip": "application/zip", ".txt": "text/plain",
 }

@@ -133,6 +133,14 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 	if err != nil || res.Contents[0].Text != "one\ntwo\n" {
 		t.Fatalf("resource: %v %v", res, err)
 	}
+	res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "sandbox:///home/user/notes"})
+	if err != nil || res.Contents[0].MIMEType != "application/json" || !strings.Contains(res.Contents[0].Text, `"uri":"sandbox:///home/user/notes/a.txt"`) {
+		t.Fatalf("directory resource: %v %v", res, err)
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil || len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != mcpserver.ResourceTemplate {
+		t.Fatalf("resource templates: %v %v", templates, err)
+	}
 	// A file of the host is out of reach, by any path.
 	host := filepath.Join(t.TempDir(), "secret.txt")
 	if err := os.WriteFile(host, []byte("host secret"), 0o600); err != nil {
