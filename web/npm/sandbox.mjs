@@ -201,6 +201,31 @@ async function startCore(progress) {
 }
 
 /**
+ * runGo(wasmExecSource, module, host) runs another Go js/wasm program (the
+ * MCP server's core) as startCore runs the core: on a private global whose
+ * wasmsandHost is host, with the same stubs. It resolves to the program's
+ * exit code when it exits. For the loaders' own use.
+ */
+export async function runGo(wasmExecSource, module, host) {
+  const stubs = goStubs();
+  const own = { ...stubs, wasmsandHost: host };
+  if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
+    own.setImmediate = fastSetImmediate();
+  }
+  const g = privateGlobal(own);
+  const Go = new Function('globalThis', 'fs', 'process', 'path', `${wasmExecSource}\nreturn globalThis.Go;`)(
+    g, stubs.fs, stubs.process, stubs.path);
+  const go = new Go();
+  go.argv = ['wasmsand'];
+  go.env = {};
+  let status = 0;
+  go.exit = (code) => { status = code; };
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  await go.run(instance);
+  return status;
+}
+
+/**
  * core(progress) resolves to the core's API object once the Go runtime
  * has started (it starts on the first call). For the loaders' own use.
  */
