@@ -118,6 +118,17 @@ func (t *Toolset) Sandbox() *sandbox.Sandbox {
 	return t.sb
 }
 
+// Replace makes the tools work on sb from now on and returns the sandbox
+// they worked on, which the caller closes when its calls in flight are
+// done. A restore tool swaps in a restored sandbox this way; a host can
+// reset a session with a fresh one.
+func (t *Toolset) Replace(sb *sandbox.Sandbox) (old *sandbox.Sandbox) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	old, t.sb = t.sb, sb
+	return old
+}
+
 // Options returns the options the Toolset was made with, defaults filled in.
 func (t *Toolset) Options() Options { return t.opts }
 

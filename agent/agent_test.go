@@ -228,3 +228,21 @@ func TestClip(t *testing.T) {
 		t.Fatalf("%q", s)
 	}
 }
+
+func TestReplace(t *testing.T) {
+	ts := newToolset(t, sandbox.Options{})
+	call(t, ts, agent.ToolWriteFile, `{"path":"old.txt","content":"old"}`)
+	fresh, err := sandbox.New(context.Background(), sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := ts.Replace(fresh)
+	defer old.Close()
+	if ts.Sandbox() != fresh {
+		t.Fatal("Sandbox is not the new one")
+	}
+	callErr(t, ts, agent.ToolReadFile, `{"path":"old.txt"}`, "ENOENT")
+	if b, err := old.ReadFile("old.txt"); err != nil || string(b) != "old" {
+		t.Fatalf("old sandbox: %q %v", b, err)
+	}
+}
