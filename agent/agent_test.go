@@ -236,6 +236,7 @@ func TestReplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer fresh.Close()
 	old := ts.Replace(fresh)
 	defer old.Close()
 	if ts.Sandbox() != fresh {
