@@ -53,6 +53,8 @@ func Register(host js.Value, version string) {
 		"getEnv":       a.getEnv,
 		"complete":     a.complete,
 		"destroy":      a.destroy,
+		"mount":        a.mount,
+		"unmount":      a.unmount,
 		// agent tools (agenttools.go)
 		"toolDefinitions": a.toolDefinitions,
 		"handleToolCall":  a.handleToolCall,
@@ -242,6 +244,9 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 			return opts, argErrorf("Sandbox.create: options.tools[%q] must be a Uint8Array, ArrayBuffer or a function returning a Promise of one, under a plain file name", bad)
 		}
 		opts.Tools = tfs
+	}
+	if opts.Mounts, err = parseMounts(o.Get("mounts")); err != nil {
+		return opts, err
 	}
 	return opts, nil
 }
