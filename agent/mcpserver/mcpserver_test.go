@@ -256,3 +256,30 @@ func TestConcurrentCallsOneSession(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestHTTPSessionTimeout checks that an idle HTTP session ends, and its
+// sandbox with it.
+func TestHTTPSessionTimeout(t *testing.T) {
+	srv, err := mcpserver.New(context.Background(), mcpserver.Options{
+		Sessions:       session.Config{Sandbox: sandboxOptions(t)},
+		SessionTimeout: 300 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close(context.Background()) })
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	cs := connectHTTP(t, hs.URL)
+	callTool(t, cs, agent.ToolRun, map[string]any{"command": "true"})
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.Sessions().Stats().Live != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle session's sandbox is still live")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: agent.ToolRun, Arguments: map[string]any{"command": "true"}}); err == nil {
+		t.Fatal("a call in an ended session succeeded")
+	}
+}

@@ -35,8 +35,9 @@ Flags:
   --http HOST:PORT        listen for HTTP (port 0 picks a free one; the address
                           is printed on stderr); without it, stdio
   --max-sessions N        sandboxes alive at once (default 100; 0: no cap)
-  --idle-timeout DURATION end a session's sandbox unused this long (default 30m;
-                          0: never)
+  --idle-timeout DURATION over HTTP, end a session (and its sandbox) unused this
+                          long (default 30m; 0: never); a stdio session lasts
+                          as long as its client
   --max-output BYTES      output of a tool call shown to the model, per stream,
                           head and tail kept (default 16K)
   and the sandbox flags of 'wasmsand --help' (--timeout, --fs-limit,
@@ -116,17 +117,23 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := mcpserver.New(ctx, mcpserver.Options{
+	mo := mcpserver.Options{
 		Sessions: session.Config{
 			Sandbox:     cfg.opts,
 			MaxSessions: maxSessions,
-			IdleTimeout: idle,
 			Agent:       agent.Options{MaxOutputBytes: int(maxOutput)},
+			// No IdleTimeout: without a snapshot store, evicting a sandbox
+			// would lose its state under a session that goes on. An idle
+			// HTTP session ends instead (SessionTimeout), and its sandbox
+			// with it; a stdio session lasts as long as its client.
 		},
-		Version:        versionString(),
-		Logger:         log,
-		SessionTimeout: idle,
-	})
+		Version: versionString(),
+		Logger:  log,
+	}
+	if httpAddr != "" {
+		mo.SessionTimeout = idle
+	}
+	srv, err := mcpserver.New(ctx, mo)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmsand mcp: %v\n", err)
 		return exitSetup
