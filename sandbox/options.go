@@ -87,6 +87,7 @@ type runConfig struct {
 	cwd        string
 	stdout     io.Writer
 	stderr     io.Writer
+	timeout    time.Duration
 }
 
 // AsScript runs the command text as the script file name with args as
@@ -111,6 +112,11 @@ func WithStdout(w io.Writer) RunOption { return func(c *runConfig) { c.stdout = 
 
 // WithStderr streams standard error to w as it is produced.
 func WithStderr(w io.Writer) RunOption { return func(c *runConfig) { c.stderr = w } }
+
+// WithTimeout bounds this Run by d when d is shorter than Options.Timeout;
+// it can only lower the sandbox's limit. Past it the command ends with
+// exit code 124, as with Options.Timeout.
+func WithTimeout(d time.Duration) RunOption { return func(c *runConfig) { c.timeout = d } }
 
 // RunResult is what one Run produced.
 type RunResult struct {

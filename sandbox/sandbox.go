@@ -211,7 +211,11 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
 	run := newRunState(s, cancel)
-	run.timer = newRunTimer(s.opts.Timeout, func() { cancelCause(errTimedOut) })
+	timeout := s.opts.Timeout
+	if rc.timeout > 0 && rc.timeout < timeout {
+		timeout = rc.timeout
+	}
+	run.timer = newRunTimer(timeout, func() { cancelCause(errTimedOut) })
 	defer run.timer.stop()
 	ctx = withRun(ctx, run)
 	go watchShellMemory(ctx, run)
@@ -236,7 +240,7 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	switch {
 	case timedOut:
 		res.Metrics.TimedOut = true
-		fmt.Fprintf(stderr, "command timed out after %v\n", s.opts.Timeout)
+		fmt.Fprintf(stderr, "command timed out after %v\n", timeout)
 		code = 124
 	case run.limitErr() != nil:
 		fmt.Fprintf(stderr, "bash: %v\n", run.limitErr())

@@ -9,6 +9,7 @@
 //	wasmsand [flags] script.sh [args...]
 //	wasmsand [flags]                        (interactive shell)
 //	wasmsand serve [--addr HOST:PORT] [--dir DIR]  (serve the browser demo)
+//	wasmsand mcp [--http HOST:PORT] [flags]        (MCP server for AI agents)
 //
 // Run "wasmsand --help" for the flags.
 package main
@@ -57,6 +58,9 @@ Usage:
                                             with piped input, runs the lines without prompts
   wasmsand serve [--addr A] [--dir DIR]     serve the browser demo over HTTP
                                             (a script named serve runs as ./serve)
+  wasmsand mcp [--http A] [flags]           serve sandboxes to AI agents over MCP
+                                            (stdio, or streamable HTTP); see
+                                            'wasmsand mcp --help'
 
 The exit status is the command's: 124 means it ran past --timeout.
 
@@ -110,6 +114,9 @@ type config struct {
 func run(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 	if len(argv) > 0 && argv[0] == "serve" {
 		return serve(context.Background(), argv[1:], stdout, stderr)
+	}
+	if len(argv) > 0 && argv[0] == "mcp" {
+		return mcpMain(context.Background(), argv[1:], stdin, stdout, stderr)
 	}
 	cfg, code, err := parseArgs(argv, stdout)
 	if err != nil {
