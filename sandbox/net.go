@@ -8,8 +8,10 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
@@ -25,7 +27,8 @@ import (
 //
 //	http_open(head, head_len: i32, body_len: i64, handle_out: i32) -> errno
 //	        starts a request. head is "METHOD URL\n" then "Name: value\n"
-//	        lines. body_len is the length of the body the guest will
+//	        lines; a line ":timeout-ms: N" (N decimal) asks for a timeout
+//	        shorter than the policy's. body_len is the length of the body the guest will
 //	        write, 0 for none, -1 if unknown (sent chunked). The policy is
 //	        checked at once: EACCES if no rule allows it.
 //	http_write(handle, buf, len: i32) -> errno
@@ -191,15 +194,15 @@ func (g *guestProc) call(h int32) *netCall {
 }
 
 // parseHead reads "METHOD URL\nName: value\n...".
-func parseHead(b []byte) (method, url string, h http.Header, err error) {
+func parseHead(b []byte) (method, url string, h http.Header, timeout time.Duration, err error) {
 	sc := bufio.NewScanner(strings.NewReader(string(b)))
 	sc.Buffer(nil, len(b)+1)
 	if !sc.Scan() {
-		return "", "", nil, errors.New("empty request")
+		return "", "", nil, 0, errors.New("empty request")
 	}
 	method, url, ok := strings.Cut(sc.Text(), " ")
 	if !ok || method == "" || url == "" {
-		return "", "", nil, fmt.Errorf("bad request line %q", sc.Text())
+		return "", "", nil, 0, fmt.Errorf("bad request line %q", sc.Text())
 	}
 	h = http.Header{}
 	for sc.Scan() {
@@ -207,13 +210,21 @@ func parseHead(b []byte) (method, url string, h http.Header, err error) {
 		if line == "" {
 			continue
 		}
+		if v, ok := strings.CutPrefix(line, ":timeout-ms:"); ok {
+			ms, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil || ms <= 0 {
+				return "", "", nil, 0, fmt.Errorf("bad timeout %q", v)
+			}
+			timeout = time.Duration(min(ms, 1<<40)) * time.Millisecond
+			continue
+		}
 		k, v, ok := strings.Cut(line, ":")
 		if !ok || strings.TrimSpace(k) == "" {
-			return "", "", nil, fmt.Errorf("bad header line %q", line)
+			return "", "", nil, 0, fmt.Errorf("bad header line %q", line)
 		}
 		h.Add(strings.TrimSpace(k), strings.TrimSpace(v))
 	}
-	return method, url, h, nil
+	return method, url, h, timeout, nil
 }
 
 func httpOpen(ctx context.Context, mem wasm.Memory, stack []uint64) {
@@ -228,7 +239,7 @@ func httpOpen(ctx context.Context, mem wasm.Memory, stack []uint64) {
 		return
 	}
 	bodyLen, hp := int64(stack[2]), uint32(stack[3])
-	method, url, hdr, err := parseHead(b)
+	method, url, hdr, timeout, err := parseHead(b)
 	if err != nil {
 		errnoResult(stack, g.netFail(&netpolicy.Error{Kind: netpolicy.ErrBadURL, Detail: err.Error()}))
 		return
@@ -239,7 +250,7 @@ func httpOpen(ctx context.Context, mem wasm.Memory, stack []uint64) {
 		return
 	}
 	c := &netCall{done: make(chan struct{})}
-	req := &netpolicy.Request{Method: method, URL: url, Header: hdr, ContentLength: bodyLen}
+	req := &netpolicy.Request{Method: method, URL: url, Header: hdr, ContentLength: bodyLen, Timeout: timeout}
 	if bodyLen != 0 {
 		pr, pw := io.Pipe()
 		c.body, req.Body = pw, pr

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -80,6 +81,14 @@ Flags:
                        2024-01-02T15:04:05Z); timeouts still use real time
   --cwd DIR            starting directory inside the sandbox (default /home/user)
   --env KEY=VALUE      set an environment variable; repeat for more
+  --allow-net RULE     let curl and wget reach URLs under RULE; repeat for more.
+                       RULE is [METHODS ]PREFIX: https://api.example.com/v1/,
+                       'GET,POST http://127.0.0.1:8080/', *.example.com.
+                       Without it there is no network; private addresses
+                       (127/8, 10/8, 192.168/16, ...) need a rule naming them
+  --net-header 'PREFIX=Name: value'
+                       the host adds this header to allowed requests under
+                       PREFIX; commands in the sandbox never see it
   --tools DIR          directory of tool modules (*.wasm and manifest.json);
                        default: the "tools" directory beside the wasmsand binary
   --cache-dir DIR      where compiled tools are cached between runs
@@ -268,6 +277,16 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 	fs.Func("tools", "", func(s string) error { o.ToolsDir, toolsSet = s, true; return nil })
 	cacheSet := false
 	fs.Func("cache-dir", "", func(s string) error { o.CacheDir, cacheSet = s, true; return nil })
+	fs.Func("allow-net", "", func(s string) error {
+		r, err := netpolicy.ParseRule(s)
+		o.Network.Rules = append(o.Network.Rules, r)
+		return err
+	})
+	fs.Func("net-header", "", func(s string) error {
+		h, err := netpolicy.ParseHeaderRule(s)
+		o.Network.Headers = append(o.Network.Headers, h)
+		return err
+	})
 	showVersion := fs.Bool("version", false, "")
 
 	if err := fs.Parse(argv); err != nil {

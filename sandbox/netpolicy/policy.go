@@ -27,6 +27,9 @@ type Policy struct {
 	// Rules allow requests; a request no rule matches is denied. The
 	// first matching rule supplies the injected headers.
 	Rules []Rule
+	// Headers add headers to allowed requests under their prefixes,
+	// after the matching rule's own.
+	Headers []HeaderRule
 	// MaxRequests caps the requests of one run (every redirect hop is a
 	// request); 0 means DefaultMaxRequests, negative means none.
 	MaxRequests int
@@ -215,6 +218,9 @@ type Request struct {
 	Body io.Reader
 	// ContentLength is the body's length if known, else -1 (chunked).
 	ContentLength int64
+	// Timeout, if positive and shorter than the policy's, bounds this
+	// request instead.
+	Timeout time.Duration
 }
 
 // Response is a response whose body is still to be read.
@@ -252,7 +258,11 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 	s.requests++
 	s.mu.Unlock()
 
-	rctx, cancel := context.WithTimeoutCause(ctx, s.p.Timeout, ErrTimeout)
+	timeout := s.p.Timeout
+	if req.Timeout > 0 && req.Timeout < timeout {
+		timeout = req.Timeout
+	}
+	rctx, cancel := context.WithTimeoutCause(ctx, timeout, &timeoutError{timeout})
 	rctx = context.WithValue(rctx, ruleKey{}, rule)
 	var body io.Reader
 	if req.Body != nil {
@@ -277,10 +287,18 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 			hr.Header.Add(k, v)
 		}
 	}
-	for k, vs := range rule.Header {
-		hr.Header.Del(k)
-		for _, v := range vs {
-			hr.Header.Add(k, v)
+	inject := func(h http.Header) {
+		for k, vs := range h {
+			hr.Header.Del(k)
+			for _, v := range vs {
+				hr.Header.Add(k, v)
+			}
+		}
+	}
+	inject(rule.Header)
+	for i := range s.p.Headers {
+		if s.p.Headers[i].Prefix.Match("", u) {
+			inject(s.p.Headers[i].Header)
 		}
 	}
 	if _, ok := hr.Header["User-Agent"]; !ok {
@@ -303,8 +321,9 @@ func (s *Session) classify(ctx context.Context, u string, err error) error {
 		pe.URL = u
 		return pe
 	}
-	if errors.Is(context.Cause(ctx), ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Kind: ErrTimeout, URL: u, Detail: fmt.Sprintf("after %d ms", s.p.Timeout.Milliseconds()), Err: err}
+	var te *timeoutError
+	if errors.As(context.Cause(ctx), &te) {
+		return &Error{Kind: ErrTimeout, URL: u, Detail: fmt.Sprintf("after %d milliseconds", te.d.Milliseconds()), Err: err}
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
@@ -382,3 +401,8 @@ func (s *Session) Check(method, rawURL string) error {
 	_, err = s.p.Check(strings.ToUpper(method), u)
 	return err
 }
+
+// timeoutError is the cause of a request's context when it times out.
+type timeoutError struct{ d time.Duration }
+
+func (e *timeoutError) Error() string { return fmt.Sprintf("request timed out after %v", e.d) }
