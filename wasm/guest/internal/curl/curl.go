@@ -304,7 +304,7 @@ func (c *config) body() ([]byte, string, error) {
 				h := textproto.MIMEHeader{}
 				h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="%s"; filename="%s"`, name, path.Base(file)))
 				if ctype == "" {
-					ctype = "application/octet-stream"
+					ctype = contentType(file)
 				}
 				h.Set("Content-Type", ctype)
 				w, _ := mw.CreatePart(h)
@@ -844,4 +844,29 @@ func variable(name string, st *stats) string {
 		return "0"
 	}
 	return ""
+}
+
+// contentType guesses a file part's type from its name, as curl does.
+func contentType(name string) string {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".gif":
+		return "image/gif"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".png":
+		return "image/png"
+	case ".svg":
+		return "image/svg+xml"
+	case ".txt":
+		return "text/plain"
+	case ".htm", ".html":
+		return "text/html"
+	case ".json":
+		return "application/json"
+	case ".xml":
+		return "application/xml"
+	case ".pdf":
+		return "application/pdf"
+	}
+	return "application/octet-stream"
 }

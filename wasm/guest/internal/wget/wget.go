@@ -248,7 +248,7 @@ func (c *config) get(env *tool.Env, raw, agent string, single *os.File) int {
 	}
 	for redirects := 0; ; redirects++ {
 		c.logf(env, "--%s--  %s\n", time.Now().Format("2006-01-02 15:04:05"), u)
-		hdr := []netx.Field{{Name: "User-Agent", Value: agent}, {Name: "Accept", Value: "*/*"}, {Name: "Accept-Encoding", Value: "identity"}}
+		hdr := []netx.Field{{Name: "User-Agent", Value: agent}, {Name: "Accept", Value: "*/*"}, {Name: "Accept-Encoding", Value: "identity"}, {Name: "Connection", Value: "Keep-Alive"}}
 		if offset > 0 {
 			hdr = append(hdr, netx.Field{Name: "Range", Value: fmt.Sprintf("bytes=%d-", offset)})
 		}
