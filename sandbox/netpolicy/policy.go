@@ -72,6 +72,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	if e.Kind == nil && strings.HasPrefix(e.Detail, "wasmsand: ") {
+		return e.Detail
+	}
 	var b strings.Builder
 	if e.Kind == ErrDenied {
 		fmt.Fprintf(&b, "wasmsand: network access to %s is not allowed", e.URL)
@@ -304,10 +307,29 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 	if _, ok := hr.Header["User-Agent"]; !ok {
 		hr.Header.Set("User-Agent", "") // net/http sends none then
 	}
+	if runtime.GOOS == "js" {
+		// net/http's fetch() transport reads these pseudo-headers: never
+		// let fetch follow a redirect unchecked, never send the page's
+		// cookies or credentials.
+		for k := range hr.Header {
+			if strings.HasPrefix(strings.ToLower(k), "js.fetch:") {
+				delete(hr.Header, k)
+			}
+		}
+		hr.Header.Set("js.fetch:redirect", "manual")
+		hr.Header.Set("js.fetch:credentials", "omit")
+	}
 	resp, err := s.clientFor(rule).Do(hr)
 	if err != nil {
 		cancel()
 		return nil, s.classify(rctx, redact(u), err)
+	}
+	if resp.StatusCode == 0 {
+		// A browser's fetch() answers a redirect it must not follow with
+		// an opaque response that hides where it leads.
+		resp.Body.Close()
+		cancel()
+		return nil, &Error{URL: redact(u), Detail: "wasmsand: " + redact(u) + " redirects, and the browser hides where to"}
 	}
 	return &Response{Response: resp, Body: &countingBody{rc: resp.Body, s: s, ctx: rctx, cancel: cancel, url: redact(u)}}, nil
 }

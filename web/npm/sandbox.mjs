@@ -237,7 +237,9 @@ export class Sandbox {
    * memoryLimitBytes, fsLimitBytes, maxProcesses, fuel, outputLimitBytes, env,
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
    * bytes, or where to find a manifest.json), onProgress({loaded, total})
-   * called as the core and tool modules download.
+   * called as the core and tool modules download, network ({allow: rules,
+   * headers, maxRequests, maxResponseBytes, maxRequestBytes, timeoutMs}:
+   * what curl and wget may reach through the host's fetch()).
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -330,6 +332,8 @@ export class Sandbox {
   rm(path, options = {}) { check(this.#api.rm(this.#id, path, options)); }
   setEnv(name, value) { check(this.#api.setEnv(this.#id, name, value)); }
   getEnv(name) { return check(this.#api.getEnv(this.#id, name)); }
+  /** allowNetwork(rules) lets the runs that follow reach more URLs (see SandboxOptions.network). */
+  allowNetwork(rules) { check(this.#api.allowNetwork(this.#id, rules)); }
   /** complete(line) lists Tab completions of the line's last word. */
   complete(line) { return check(this.#api.complete(this.#id, line)); }
 

@@ -736,6 +736,9 @@ func (c *config) do(env *tool.Env, u *url.URL, method string, body []byte, ctype
 		case netx.BadURL:
 			return nil, errf(3, "URL using bad/illegal format or missing URL")
 		}
+		if strings.HasPrefix(ne.Msg, "wasmsand: ") {
+			return nil, errf(56, "%s", ne.Msg)
+		}
 		return nil, errf(56, "Failure when receiving data from the peer")
 	}
 	if c.verbose {
