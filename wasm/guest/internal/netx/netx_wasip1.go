@@ -5,6 +5,7 @@ package netx
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -174,4 +175,21 @@ func (b *body) Close() error {
 		httpClose(b.h)
 	}
 	return nil
+}
+
+// parseHead parses "HTTP/1.1 200 OK\nName: value\n...".
+func parseHead(b string) (*Response, error) {
+	lines := strings.Split(strings.TrimRight(b, "\n"), "\n")
+	proto, rest, _ := strings.Cut(lines[0], " ")
+	code, _, _ := strings.Cut(rest, " ")
+	n, err := strconv.Atoi(code)
+	if err != nil {
+		return nil, &Error{Kind: Failed, Msg: fmt.Sprintf("bad response head %q", lines[0])}
+	}
+	r := &Response{Proto: proto, StatusCode: n, Status: rest}
+	for _, l := range lines[1:] {
+		k, v, _ := strings.Cut(l, ":")
+		r.Header = append(r.Header, Field{k, strings.TrimSpace(v)})
+	}
+	return r, nil
 }
