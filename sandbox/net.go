@@ -201,7 +201,7 @@ func parseHead(b []byte) (method, url string, h http.Header, timeout time.Durati
 		return "", "", nil, 0, errors.New("empty request")
 	}
 	method, url, ok := strings.Cut(sc.Text(), " ")
-	if !ok || method == "" || url == "" {
+	if !ok || method == "" || url == "" || strings.IndexFunc(url, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
 		return "", "", nil, 0, fmt.Errorf("bad request line %q", sc.Text())
 	}
 	h = http.Header{}
@@ -289,6 +289,10 @@ func httpOpen(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g.net.calls[h] = c
 	g.net.mu.Unlock()
 	if !mem.WriteUint32Le(hp, uint32(h)) {
+		g.net.mu.Lock()
+		delete(g.net.calls, h)
+		g.net.mu.Unlock()
+		c.close()
 		errnoResult(stack, efault)
 		return
 	}

@@ -427,3 +427,54 @@ func TestNetHostile(t *testing.T) {
 		t.Errorf("Authorization = %q", got)
 	}
 }
+
+// TestNetHostileABI calls the host functions with bad arguments: each
+// call answers an errno, the sandbox stays usable.
+func TestNetHostileABI(t *testing.T) {
+	srv := newNetServer(t)
+	sb := netSandbox(t, netpolicy.Policy{Rules: []netpolicy.Rule{srv.allow(t, "")}})
+	bin := buildGuest(t, "./testdata/nethostile")
+	if err := sb.WriteFile("/home/user/nethostile", bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, sb, "./nethostile "+srv.URL+"/echo")
+	want := `open with a bad head pointer: 21
+open with a huge head length: 21
+open with a bad handle pointer: 21
+open with an empty head: 28
+open without a URL: 28
+open with a bad header line: 28
+open with a bad timeout: 28
+open a denied URL: 2
+wasmsand: network access to http://10.0.0.1/ is not allowed
+open with a request line of three words: 28
+write to an unknown handle: 8
+wait on an unknown handle: 8
+head of an unknown handle: 8
+read an unknown handle: 8
+close an unknown handle: 8
+error into a bad buffer: 21
+open: 0
+read before wait: 8
+head before wait: 8
+write without a body: 8
+wait with a bad pointer: 21
+wait: 0
+head into a short buffer: 28
+head into a bad buffer: 21
+read into a bad buffer: 21
+read with a huge length: 0
+close: 0
+close again: 8
+open with a body: 0
+write from a bad buffer: 21
+write: 0
+wait: 0
+write after wait: 8
+done
+`
+	if res.ExitCode != 0 || string(res.Stdout) != want {
+		t.Errorf("exit %d, stderr %q\n got:\n%s\nwant:\n%s", res.ExitCode, res.Stderr, res.Stdout, want)
+	}
+	checkNet(t, sb, []netCase{{cmd: "curl -s " + srv.URL + "/text", stdout: "hello from the host\n"}})
+}
