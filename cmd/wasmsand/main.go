@@ -282,10 +282,16 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		o.Network.Rules = append(o.Network.Rules, r)
 		return err
 	})
+	// The flag package would quote a bad value, secret and all, in its
+	// error: report a bad --net-header after parsing instead.
+	var netHeaderErr error
 	fs.Func("net-header", "", func(s string) error {
 		h, err := netpolicy.ParseHeaderRule(s)
 		o.Network.Headers = append(o.Network.Headers, h)
-		return err
+		if err != nil && netHeaderErr == nil {
+			netHeaderErr = fmt.Errorf("--net-header: %w", err)
+		}
+		return nil
 	})
 	showVersion := fs.Bool("version", false, "")
 
@@ -295,6 +301,9 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 			return nil, 0, nil
 		}
 		return nil, exitUsage, err
+	}
+	if netHeaderErr != nil {
+		return nil, exitUsage, netHeaderErr
 	}
 	if *showVersion {
 		fmt.Fprintf(stdout, "wasmsand %s\n", versionString())
