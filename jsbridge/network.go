@@ -3,7 +3,6 @@
 package jsbridge
 
 import (
-	"net/http"
 	"net/textproto"
 	"syscall/js"
 	"time"
@@ -134,14 +133,14 @@ func parseRules(what string, v js.Value) ([]netpolicy.Rule, error) {
 }
 
 // parseHeaders reads {Name: value}.
-func parseHeaders(what string, v js.Value) (http.Header, error) {
+func parseHeaders(what string, v js.Value) (textproto.MIMEHeader, error) {
 	if v.IsUndefined() || v.IsNull() {
 		return nil, nil
 	}
 	if v.Type() != js.TypeObject {
 		return nil, argErrorf("%s must be an object of header values", what)
 	}
-	h := http.Header{}
+	h := textproto.MIMEHeader{}
 	keys := jsObject.Call("keys", v)
 	for i := 0; i < keys.Length(); i++ {
 		k := keys.Index(i).String()

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
+	"net/textproto"
 	"sort"
 	"strconv"
 	"strings"
@@ -194,7 +194,7 @@ func (g *guestProc) call(h int32) *netCall {
 }
 
 // parseHead reads "METHOD URL\nName: value\n...".
-func parseHead(b []byte) (method, url string, h http.Header, timeout time.Duration, err error) {
+func parseHead(b []byte) (method, url string, h textproto.MIMEHeader, timeout time.Duration, err error) {
 	sc := bufio.NewScanner(strings.NewReader(string(b)))
 	sc.Buffer(nil, len(b)+1)
 	if !sc.Scan() {
@@ -204,7 +204,7 @@ func parseHead(b []byte) (method, url string, h http.Header, timeout time.Durati
 	if !ok || method == "" || url == "" || strings.IndexFunc(url, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
 		return "", "", nil, 0, fmt.Errorf("bad request line %q", sc.Text())
 	}
-	h = http.Header{}
+	h = textproto.MIMEHeader{}
 	for sc.Scan() {
 		line := sc.Text()
 		if line == "" {
@@ -380,7 +380,7 @@ func httpWait(ctx context.Context, mem wasm.Memory, stack []uint64) {
 		return
 	}
 	if c.head == nil {
-		c.head = formatHead(c.resp.Response)
+		c.head = formatHead(c.resp)
 	}
 	if !mem.WriteUint32Le(uint32(stack[1]), uint32(len(c.head))) {
 		errnoResult(stack, efault)
@@ -390,7 +390,7 @@ func httpWait(ctx context.Context, mem wasm.Memory, stack []uint64) {
 }
 
 // formatHead writes a response's status line and headers.
-func formatHead(r *http.Response) []byte {
+func formatHead(r *netpolicy.Response) []byte {
 	var b strings.Builder
 	proto := r.Proto
 	if proto == "" {
@@ -406,9 +406,6 @@ func formatHead(r *http.Response) []byte {
 		for _, v := range r.Header[k] {
 			fmt.Fprintf(&b, "%s: %s\n", k, v)
 		}
-	}
-	if r.ContentLength >= 0 && r.Header.Get("Content-Length") == "" && r.Request != nil && r.Request.Method != http.MethodHead && r.TransferEncoding == nil {
-		fmt.Fprintf(&b, "Content-Length: %d\n", r.ContentLength)
 	}
 	return []byte(b.String())
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
 	"os"
 	"strconv"
 	"strings"
@@ -280,7 +281,7 @@ func TestNetHeaderInjection(t *testing.T) {
 	srv := newNetServer(t)
 	const secret = "Bearer s3cr3t-t0ken"
 	rule := srv.allow(t, "")
-	rule.Header = http.Header{"Authorization": {secret}}
+	rule.Header = textproto.MIMEHeader{"Authorization": {secret}}
 	hr, err := netpolicy.ParseHeaderRule(srv.URL + "/headers=X-Test: from-the-host")
 	if err != nil {
 		t.Fatal(err)
@@ -355,7 +356,7 @@ func TestNetHostile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rule.Header = http.Header{"Authorization": {"Bearer s3cr3t"}}
+	rule.Header = textproto.MIMEHeader{"Authorization": {"Bearer s3cr3t"}}
 	sb := netSandbox(t, netpolicy.Policy{Rules: []netpolicy.Rule{rule}})
 	denied := []string{
 		srv.URL + "/v1/../text",
@@ -417,7 +418,7 @@ func TestNetHostile(t *testing.T) {
 	// header of the guest's own, and the injected one still wins.
 	p := netpolicy.Policy{Rules: []netpolicy.Rule{rule}}
 	s := netpolicy.NewSession(p)
-	resp, err := s.Do(context.Background(), &netpolicy.Request{Method: "GET", URL: srv.URL + "/v1/x", Header: http.Header{"Authorization": {"mine"}, "Host": {"evil"}}})
+	resp, err := s.Do(context.Background(), &netpolicy.Request{Method: "GET", URL: srv.URL + "/v1/x", Header: textproto.MIMEHeader{"Authorization": {"mine"}, "Host": {"evil"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,6 +39,8 @@ async function serve() {
       } else if (url.pathname === '/redirect') {
         res.writeHead(302, { Location: url.searchParams.get('to') });
         res.end();
+      } else if (url.pathname === '/slow') {
+        setTimeout(() => res.end('late\n'), 2000);
       } else if (url.pathname === '/auth') {
         res.end(`auth=${req.headers.authorization ?? ''}\n`);
       } else {
@@ -93,6 +95,34 @@ test('curl and wget through fetch(), under the rules', async () => {
     sb.destroy();
     server.close();
     other.server.close();
+  }
+});
+
+test('timeouts, refused connections and budgets', async () => {
+  const { server, base } = await serve();
+  const closed = await serve();
+  closed.server.close();
+  const sb = await Sandbox.create({
+    network: { allow: [`${base}/`, `${closed.base}/`, 'http://127.0.0.1:1/'], timeoutMs: 1000, maxRequests: 4 },
+  });
+  try {
+    let r = await sb.run(`curl -sS -m 0.3 ${base}/slow`);
+    assert.equal(r.exitCode, 28, r.stderr);
+    assert.match(r.stderr, /^curl: \(28\) Operation timed out after 300 milliseconds/);
+    r = await sb.run(`curl -sS ${base}/slow`);
+    assert.equal(r.exitCode, 28, r.stderr);
+    r = await sb.run(`curl -sS ${closed.base}/`);
+    assert.equal(r.exitCode, 7, r.stderr);
+    assert.match(r.stderr, /^curl: \(7\) Failed to connect to 127.0.0.1 port \d+ after \d+ ms: Couldn't connect to server/);
+    // fetch() refuses port 1 itself (a "bad port"): a failed connection.
+    r = await sb.run('curl -sS http://127.0.0.1:1/');
+    assert.equal(r.exitCode, 7, r.stderr);
+    r = await sb.run(`for i in 1 2 3 4 5; do curl -sS -o /dev/null ${base}/echo; echo $?; done`);
+    assert.equal(r.stdout, '0\n0\n0\n0\n7\n');
+    assert.match(r.stderr, /network budget exhausted: 4 requests allowed per run/);
+  } finally {
+    sb.destroy();
+    server.close();
   }
 });
 

@@ -1,12 +1,6 @@
 package netpolicy
 
-import (
-	"context"
-	"fmt"
-	"net"
-	"net/netip"
-	"time"
-)
+import "net/netip"
 
 // blocked are the ranges a request reaches only through a rule that names
 // them: loopback, private, link-local (with the cloud metadata address
@@ -54,46 +48,4 @@ func IsPrivate(a netip.Addr) bool {
 		}
 	}
 	return false
-}
-
-// guardDialer resolves a name itself, refuses private addresses unless
-// the request's rule names them, and dials the very address it checked,
-// so a second, different answer from DNS (rebinding) is never used.
-type guardDialer struct{}
-
-func (*guardDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	host, port := splitHostPort(addr)
-	rule, _ := ctx.Value(ruleKey{}).(*Rule)
-	allowPrivate := rule != nil && rule.namesAddress()
-	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else {
-		ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
-		if err != nil {
-			return nil, err
-		}
-		addrs = ips
-	}
-	var firstErr error
-	d := net.Dialer{Timeout: 30 * time.Second}
-	for _, a := range addrs {
-		if IsPrivate(a) && !allowPrivate {
-			if firstErr == nil {
-				firstErr = &Error{Kind: ErrDenied, Detail: fmt.Sprintf("%s is a private address", a.Unmap())}
-			}
-			continue
-		}
-		c, err := d.DialContext(ctx, network, net.JoinHostPort(a.Unmap().String(), port))
-		if err == nil {
-			return c, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	if firstErr == nil {
-		firstErr = &net.DNSError{Err: "no addresses", Name: host, IsNotFound: true}
-	}
-	return nil, firstErr
 }

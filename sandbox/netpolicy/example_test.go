@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
 
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 )
@@ -30,7 +31,7 @@ func ExampleSession() {
 	// loopback address, refused unless a rule names it); the host adds
 	// the token, which the caller never sees.
 	rule, _ := netpolicy.ParseRule("GET " + srv.URL + "/api/")
-	rule.Header = http.Header{"Authorization": {"Bearer secret"}}
+	rule.Header = textproto.MIMEHeader{"Authorization": {"Bearer secret"}}
 	s := netpolicy.NewSession(netpolicy.Policy{Rules: []netpolicy.Rule{rule}, MaxRequests: 10})
 
 	resp, err := s.Do(context.Background(), &netpolicy.Request{Method: "GET", URL: srv.URL + "/api/items"})

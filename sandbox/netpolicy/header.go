@@ -2,7 +2,6 @@ package netpolicy
 
 import (
 	"fmt"
-	"net/http"
 	"net/textproto"
 	"strings"
 )
@@ -12,7 +11,7 @@ import (
 // token to requests without letting code in the sandbox see it.
 type HeaderRule struct {
 	Prefix Rule // Methods and Header of Prefix are ignored
-	Header http.Header
+	Header textproto.MIMEHeader
 }
 
 // ParseHeaderRule parses "URL-PREFIX=Name: value", as in
@@ -40,7 +39,7 @@ func ParseHeaderRule(s string) (HeaderRule, error) {
 	if len(r.Methods) > 0 {
 		return bad("a header rule names no methods")
 	}
-	return HeaderRule{Prefix: r, Header: http.Header{textproto.CanonicalMIMEHeaderKey(name): {value}}}, nil
+	return HeaderRule{Prefix: r, Header: textproto.MIMEHeader{textproto.CanonicalMIMEHeaderKey(name): {value}}}, nil
 }
 
 // redactHeader keeps a header's value out of error messages.

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
+	"net/textproto"
 	"net/url"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -40,10 +38,10 @@ type Policy struct {
 	// Timeout bounds each request, from sending it to the last byte of
 	// its response.
 	Timeout time.Duration
-	// Transport, if set, carries the requests instead of net/http's
-	// (tests; hosts with a transport of their own). The private-address
-	// check is the transport's duty then.
-	Transport http.RoundTripper
+	// Transport, if set, carries the requests instead of the host's
+	// (net/http natively, fetch() under js). The private-address check
+	// is then the transport's duty (see AllowsPrivate).
+	Transport Transport
 }
 
 // The errors requests fail with; match them with errors.Is.
@@ -161,49 +159,6 @@ func NewSession(p Policy) *Session {
 	return &Session{p: p.withDefaults()}
 }
 
-// Shared transports, one for rules that may reach private addresses and
-// one for the rest, so a connection dialed to a private address is never
-// reused by a request whose rule does not allow that.
-var (
-	transportOnce                 sync.Once
-	publicTransport, privateTrans *http.Transport
-)
-
-func newTransport() *http.Transport {
-	t := &http.Transport{
-		Proxy:               nil, // the host's proxy settings are not the guest's
-		ForceAttemptHTTP2:   true,
-		MaxIdleConns:        16,
-		IdleConnTimeout:     30 * time.Second,
-		TLSHandshakeTimeout: 30 * time.Second,
-		DisableCompression:  true, // the guest asks for compression itself
-	}
-	if runtime.GOOS != "js" {
-		// Under js, net/http's transport is the host's fetch(), which
-		// resolves names itself; natively we dial what we checked.
-		t.DialContext = (&guardDialer{}).DialContext
-	}
-	return t
-}
-
-// client returns the client for requests under rule.
-func (s *Session) clientFor(rule *Rule) *http.Client {
-	rt := s.p.Transport
-	if rt == nil {
-		transportOnce.Do(func() { publicTransport, privateTrans = newTransport(), newTransport() })
-		rt = publicTransport
-		if rule.namesAddress() {
-			rt = privateTrans
-		}
-	}
-	return &http.Client{
-		Transport: rt,
-		// Redirects are the guest's to follow: each hop is a request of
-		// its own, checked again.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-}
-
 // Used reports the requests and bytes spent so far.
 func (s *Session) Used() (requests int, requestBytes, responseBytes int64) {
 	s.mu.Lock()
@@ -215,7 +170,7 @@ func (s *Session) Used() (requests int, requestBytes, responseBytes int64) {
 type Request struct {
 	Method string
 	URL    string
-	Header http.Header
+	Header textproto.MIMEHeader
 	// Body, if not nil, is read to its end and sent; its bytes count
 	// against the request byte budget.
 	Body io.Reader
@@ -228,11 +183,33 @@ type Request struct {
 
 // Response is a response whose body is still to be read.
 type Response struct {
-	*http.Response
+	Proto      string // "HTTP/1.1"; may be empty where the host does not say
+	StatusCode int
+	Status     string // "200 OK"
+	Header     textproto.MIMEHeader
+	// ContentLength is the body's length, or -1 if unknown.
+	ContentLength int64
 	// Body reads the body, counting it against the response budget. It
 	// fails with an *Error of kind ErrBudget past the budget and
-	// ErrTimeout past the request's deadline.
+	// ErrTimeout past the request's deadline. The caller must close it.
 	Body io.ReadCloser
+}
+
+// Transport carries requests the policy allowed. Its RoundTrip sends req
+// (the method canonical, the URL absolute, the headers final) and returns
+// the response head without following redirects; a request's context
+// ends when its timeout does. AllowsPrivate(ctx) tells whether the
+// request may reach loopback, private and link-local addresses.
+type Transport interface {
+	RoundTrip(ctx context.Context, req *Request) (*Response, error)
+}
+
+// AllowsPrivate reports whether the request whose context is ctx was
+// allowed by a rule that names an address (or localhost), which lets it
+// reach loopback, private and link-local addresses.
+func AllowsPrivate(ctx context.Context) bool {
+	r, _ := ctx.Value(ruleKey{}).(*Rule)
+	return r != nil && r.namesAddress()
 }
 
 // Do checks req against the policy and the budget, adds the matching
@@ -244,7 +221,7 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 	}
 	method := strings.ToUpper(req.Method)
 	if method == "" {
-		method = http.MethodGet
+		method = "GET"
 	}
 	if !validToken(method) {
 		return nil, &Error{Kind: ErrBadURL, URL: req.URL, Detail: fmt.Sprintf("bad method %q", method)}
@@ -267,34 +244,33 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 	}
 	rctx, cancel := context.WithTimeoutCause(ctx, timeout, &timeoutError{timeout})
 	rctx = context.WithValue(rctx, ruleKey{}, rule)
-	var body io.Reader
+	out := &Request{Method: method, URL: u.String(), Header: textproto.MIMEHeader{}, ContentLength: req.ContentLength, Timeout: timeout}
 	if req.Body != nil {
-		body = &countingReader{r: req.Body, s: s, url: redact(u)}
-	}
-	hr, err := http.NewRequestWithContext(rctx, method, u.String(), body)
-	if err != nil {
-		cancel()
-		return nil, &Error{Kind: ErrBadURL, URL: req.URL, Detail: err.Error(), Err: err}
-	}
-	if req.Body != nil {
-		hr.ContentLength = req.ContentLength
-		if req.ContentLength == 0 {
-			hr.Body = http.NoBody
-		}
+		out.Body = &countingReader{r: req.Body, s: s, url: redact(u)}
+	} else {
+		out.ContentLength = 0
 	}
 	for k, vs := range req.Header {
-		if strings.EqualFold(k, "Host") && len(vs) > 0 {
-			continue // the host is the URL's: a rule is not bypassed by Host
+		k = textproto.CanonicalMIMEHeaderKey(k)
+		if k == "Host" || strings.HasPrefix(strings.ToLower(k), "js.fetch:") {
+			// The host is the URL's: a rule is not bypassed by Host; and
+			// the fetch() transport's pseudo-headers are not the guest's.
+			continue
 		}
 		for _, v := range vs {
-			hr.Header.Add(k, v)
+			if strings.ContainsAny(k+v, "\r\n\x00") || !validToken(k) {
+				cancel()
+				return nil, &Error{Kind: ErrBadURL, URL: redact(u), Detail: fmt.Sprintf("bad header %q", k)}
+			}
+			out.Header.Add(k, v)
 		}
 	}
-	inject := func(h http.Header) {
+	inject := func(h textproto.MIMEHeader) {
 		for k, vs := range h {
-			hr.Header.Del(k)
+			k = textproto.CanonicalMIMEHeaderKey(k)
+			out.Header.Del(k)
 			for _, v := range vs {
-				hr.Header.Add(k, v)
+				out.Header.Add(k, v)
 			}
 		}
 	}
@@ -304,61 +280,31 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 			inject(s.p.Headers[i].Header)
 		}
 	}
-	if _, ok := hr.Header["User-Agent"]; !ok {
-		hr.Header.Set("User-Agent", "") // net/http sends none then
+	t := s.p.Transport
+	if t == nil {
+		t = hostTransport
 	}
-	if runtime.GOOS == "js" {
-		// net/http's fetch() transport reads these pseudo-headers: never
-		// let fetch follow a redirect unchecked, never send the page's
-		// cookies or credentials.
-		for k := range hr.Header {
-			if strings.HasPrefix(strings.ToLower(k), "js.fetch:") {
-				delete(hr.Header, k)
-			}
-		}
-		hr.Header.Set("js.fetch:redirect", "manual")
-		hr.Header.Set("js.fetch:credentials", "omit")
-	}
-	resp, err := s.clientFor(rule).Do(hr)
+	resp, err := t.RoundTrip(rctx, out)
 	if err != nil {
 		cancel()
 		return nil, s.classify(rctx, redact(u), err)
 	}
-	if resp.StatusCode == 0 {
-		// A browser's fetch() answers a redirect it must not follow with
-		// an opaque response that hides where it leads.
-		resp.Body.Close()
-		cancel()
-		return nil, &Error{URL: redact(u), Detail: "wasmsand: " + redact(u) + " redirects, and the browser hides where to"}
-	}
-	return &Response{Response: resp, Body: &countingBody{rc: resp.Body, s: s, ctx: rctx, cancel: cancel, url: redact(u)}}, nil
+	resp.Body = &countingBody{rc: resp.Body, s: s, ctx: rctx, cancel: cancel, url: redact(u)}
+	return resp, nil
 }
 
 type ruleKey struct{}
 
 // classify turns a transport error into an *Error.
 func (s *Session) classify(ctx context.Context, u string, err error) error {
-	var pe *Error
-	if errors.As(err, &pe) {
-		pe.URL = u
-		return pe
-	}
 	var te *timeoutError
 	if errors.As(context.Cause(ctx), &te) {
 		return &Error{Kind: ErrTimeout, URL: u, Detail: fmt.Sprintf("after %d milliseconds", te.d.Milliseconds()), Err: err}
 	}
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
-		return &Error{Kind: ErrResolve, URL: u, Detail: dnsErr.Name, Err: err}
-	}
-	var opErr *net.OpError
-	if errors.As(err, &opErr) && opErr.Op == "dial" {
-		return &Error{Kind: ErrConnect, URL: u, Detail: opErr.Err.Error(), Err: err}
-	}
-	if runtime.GOOS == "js" && strings.Contains(err.Error(), "fetch") {
-		// fetch() says only "TypeError: Failed to fetch": a refused
-		// connection, a failed lookup and CORS look alike.
-		return &Error{Kind: ErrConnect, URL: u, Detail: err.Error(), Err: err}
+	var pe *Error
+	if errors.As(err, &pe) {
+		pe.URL = u
+		return pe
 	}
 	return &Error{URL: u, Detail: err.Error(), Err: err}
 }

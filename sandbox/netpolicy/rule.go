@@ -25,9 +25,8 @@ package netpolicy
 import (
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"net/netip"
+	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -48,7 +47,7 @@ type Rule struct {
 	Methods []string
 	// Header is added to every request the rule allows, replacing any
 	// header of the same name the guest sent. Guests never see it.
-	Header http.Header
+	Header textproto.MIMEHeader
 	// AllowPrivate lets the rule reach loopback, private and link-local
 	// addresses. It is implied when Host is an IP address or "localhost".
 	AllowPrivate bool
@@ -302,13 +301,4 @@ func validHostName(s string) bool {
 		}
 	}
 	return true
-}
-
-// splitHostPort is net.SplitHostPort that also accepts a bare host.
-func splitHostPort(s string) (string, string) {
-	h, p, err := net.SplitHostPort(s)
-	if err != nil {
-		return s, ""
-	}
-	return h, p
 }
