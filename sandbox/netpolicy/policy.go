@@ -31,12 +31,14 @@ type Policy struct {
 	// MaxRequests caps the requests of one run (every redirect hop is a
 	// request); 0 means DefaultMaxRequests, negative means none.
 	MaxRequests int
-	// MaxResponseBytes caps the response body bytes of one run.
+	// MaxResponseBytes caps the response body bytes of one run; 0 means
+	// DefaultMaxResponseBytes, negative means no cap.
 	MaxResponseBytes int64
-	// MaxRequestBytes caps the request body bytes of one run.
+	// MaxRequestBytes caps the request body bytes of one run; 0 means
+	// DefaultMaxRequestBytes, negative means no cap.
 	MaxRequestBytes int64
 	// Timeout bounds each request, from sending it to the last byte of
-	// its response.
+	// its response; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// Transport, if set, carries the requests instead of the host's
 	// (net/http natively, fetch() under js). The private-address check
