@@ -479,3 +479,47 @@ done
 	}
 	checkNet(t, sb, []netCase{{cmd: "curl -s " + srv.URL + "/text", stdout: "hello from the host\n"}})
 }
+
+func TestNetAllowNetwork(t *testing.T) {
+	srv := newNetServer(t)
+	sb := netSandbox(t, netpolicy.Policy{})
+	u := srv.URL + "/text"
+	checkNet(t, sb, []netCase{{cmd: "curl -sS " + u, want: "is not allowed", code: 7}})
+	r, err := netpolicy.ParseRule("GET " + srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.AllowNetwork(r)
+	checkNet(t, sb, []netCase{
+		{cmd: "curl -s " + u, stdout: "hello from the host\n"},
+		{cmd: "curl -sS -d x " + srv.URL + "/echo", want: "(method POST is not allowed)", code: 7},
+	})
+}
+
+// FuzzParseHead checks that any request head either parses or fails
+// cleanly, and never yields a URL with spaces or control characters.
+func FuzzParseHead(f *testing.F) {
+	for _, s := range []string{
+		"GET http://a/\n", "POST http://a/b\nX: y\n:timeout-ms: 5\n", "GET http://a/ HTTP/1.1\r\nHost: x\r\n",
+		"\n\n", ":timeout-ms: 99999999999999999999\n", "GET http://a/\n:timeout-ms: -1\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		method, url, h, timeout, err := parseHead(b)
+		if err != nil {
+			return
+		}
+		if method == "" || url == "" || strings.IndexFunc(url, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+			t.Fatalf("parseHead(%q) = %q %q", b, method, url)
+		}
+		if timeout < 0 {
+			t.Fatalf("parseHead(%q): timeout %v", b, timeout)
+		}
+		for k := range h {
+			if strings.TrimSpace(k) == "" {
+				t.Fatalf("parseHead(%q): empty header name", b)
+			}
+		}
+	})
+}
