@@ -54,8 +54,17 @@ func newNetServer(t *testing.T) *netServer {
 			n -= k
 		}
 	})
+	mux.HandleFunc("/count", func(w http.ResponseWriter, r *http.Request) {
+		h := sha256.New()
+		n, _ := io.Copy(h, r.Body)
+		fmt.Fprintf(w, "%d %x\n", n, h.Sum(nil))
+	})
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	mux.HandleFunc("/redirect307", func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusTemporaryRedirect)
 	})
 	mux.HandleFunc("/loop/", func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/loop/"))
@@ -522,4 +531,32 @@ func FuzzParseHead(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestNetStreamedUpload(t *testing.T) {
+	srv := newNetServer(t)
+	sb := netSandbox(t, netpolicy.Policy{Rules: []netpolicy.Rule{srv.allow(t, "")}})
+	const size = 20 << 20
+	data := make([]byte, size)
+	for i := range data {
+		data[i] = byte(i * 13)
+	}
+	if err := sb.WriteFile("/home/user/up.bin", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%d %x\n", size, sha256.Sum256(data))
+	start := time.Now()
+	res := run(t, sb, "curl -s --data-binary @up.bin "+srv.URL+"/count")
+	if res.ExitCode != 0 || string(res.Stdout) != want {
+		t.Fatalf("exit %d stdout %q (want %q) stderr %q", res.ExitCode, res.Stdout, want, res.Stderr)
+	}
+	t.Logf("20 MiB uploaded from the VFS in %v, guest peak memory %d MiB", time.Since(start), res.Metrics.PeakMemoryBytes>>20)
+	if res.Metrics.PeakMemoryBytes > 16<<20 {
+		t.Errorf("curl grew to %d bytes: the upload is not streamed", res.Metrics.PeakMemoryBytes)
+	}
+	// A 307 sends the body again, from the file again.
+	res = run(t, sb, "curl -sL --data-binary @up.bin '"+srv.URL+"/redirect307?to=/count'")
+	if res.ExitCode != 0 || string(res.Stdout) != want {
+		t.Errorf("after a 307: exit %d stdout %q (want %q) stderr %q", res.ExitCode, res.Stdout, want, res.Stderr)
+	}
 }

@@ -37,6 +37,7 @@ type config struct {
 	headers                                                                []string
 	data                                                                   []string // -d pieces, joined by &
 	haveData                                                               bool
+	binFile                                                                string // --data-binary @FILE, the only data: sent straight from the file
 	json                                                                   bool
 	forms                                                                  []string
 	user, agent, referer, writeOut                                         string
@@ -200,16 +201,32 @@ func (c *config) set(n, val string) error {
 			}
 			val = strings.NewReplacer("\r", "", "\n", "").Replace(string(b))
 		}
+		if err := c.materialize(); err != nil {
+			return err
+		}
 		c.data, c.haveData = append(c.data, val), true
 	case "data-raw":
+		if err := c.materialize(); err != nil {
+			return err
+		}
 		c.data, c.haveData = append(c.data, val), true
 	case "data-binary":
+		if name, ok := strings.CutPrefix(val, "@"); ok && name != "-" && !c.haveData {
+			if _, err := os.Stat(name); err != nil {
+				return errf(26, "Failed to open/read local data from file/application")
+			}
+			c.binFile, c.haveData = name, true
+			return nil
+		}
 		if strings.HasPrefix(val, "@") {
 			b, err := readData(val[1:])
 			if err != nil {
 				return err
 			}
 			val = string(b)
+		}
+		if err := c.materialize(); err != nil {
+			return err
 		}
 		c.data, c.haveData = append(c.data, val), true
 	case "data-urlencode":
@@ -219,6 +236,9 @@ func (c *config) set(n, val string) error {
 		} else {
 			val = url.QueryEscape(val)
 		}
+		if err := c.materialize(); err != nil {
+			return err
+		}
 		c.data, c.haveData = append(c.data, strings.ReplaceAll(val, "+", "%20")), true
 	case "json":
 		if strings.HasPrefix(val, "@") {
@@ -227,6 +247,9 @@ func (c *config) set(n, val string) error {
 				return err
 			}
 			val = string(b)
+		}
+		if err := c.materialize(); err != nil {
+			return err
 		}
 		c.data, c.haveData, c.json = append(c.data, val), true, true
 	case "F", "form":
@@ -283,8 +306,63 @@ func readData(name string) ([]byte, error) {
 	return b, nil
 }
 
+// materialize reads a --data-binary @FILE that more data joins.
+func (c *config) materialize() error {
+	if c.binFile == "" {
+		return nil
+	}
+	b, err := readData(c.binFile)
+	if err != nil {
+		return err
+	}
+	c.binFile = ""
+	c.data = append([]string{string(b)}, c.data...)
+	return nil
+}
+
+// payload is a request body: bytes, or a file sent as it is read.
+type payload struct {
+	data []byte
+	file string
+}
+
+// open returns the body's reader and length.
+func (p *payload) open() (io.ReadCloser, int64, error) {
+	if p.file == "" {
+		return io.NopCloser(bytes.NewReader(p.data)), int64(len(p.data)), nil
+	}
+	f, err := os.Open(p.file)
+	if err != nil {
+		return nil, 0, errf(26, "Failed to open/read local data from file/application")
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, errf(26, "Failed to open/read local data from file/application")
+	}
+	return f, st.Size(), nil
+}
+
 // body builds the request body and its content type.
-func (c *config) body() ([]byte, string, error) {
+func (c *config) body() (*payload, string, error) {
+	b, ctype, err := c.bodyBytes()
+	if err != nil || b == nil && c.binFile == "" {
+		return nil, ctype, err
+	}
+	if c.binFile != "" {
+		return &payload{file: c.binFile}, ctype, nil
+	}
+	return &payload{data: b}, ctype, nil
+}
+
+// bodyBytes builds the request body in memory, unless it is a file sent
+// as it is (c.binFile), and its content type.
+func (c *config) bodyBytes() ([]byte, string, error) {
+	if c.binFile != "" && (c.get || c.json) {
+		if err := c.materialize(); err != nil {
+			return nil, "", err
+		}
+	}
 	if len(c.forms) > 0 {
 		var buf bytes.Buffer
 		mw := multipart.NewWriter(&buf)
@@ -326,6 +404,9 @@ func (c *config) body() ([]byte, string, error) {
 	}
 	if !c.haveData {
 		return nil, "", nil
+	}
+	if c.binFile != "" {
+		return nil, "application/x-www-form-urlencoded", nil
 	}
 	if c.json {
 		return []byte(strings.Join(c.data, "")), "application/json", nil
@@ -393,7 +474,7 @@ func (c *config) transfer(env *tool.Env, raw string, out output) (err error) {
 		if q != "" {
 			q += "&"
 		}
-		u.RawQuery = q + string(body)
+		u.RawQuery = q + string(body.data)
 		body, ctype = nil, ""
 	case body != nil:
 		method = "POST"
@@ -467,7 +548,7 @@ func transient(code int) bool {
 }
 
 // follow1 runs one request and, with -L, the redirects after it.
-func (c *config) follow1(env *tool.Env, u *url.URL, method string, body []byte, ctype string, st *stats,
+func (c *config) follow1(env *tool.Env, u *url.URL, method string, body *payload, ctype string, st *stats,
 	openOut func(*url.URL) error, w *io.Writer, canRetry bool) error {
 	var deadline time.Time
 	if c.maxTime > 0 {
@@ -605,7 +686,7 @@ func (c *config) bodyErr(err error, deadline time.Time, st *stats) error {
 }
 
 // do sends one request.
-func (c *config) do(env *tool.Env, u *url.URL, method string, body []byte, ctype string, deadline time.Time, st *stats) (*netx.Response, error) {
+func (c *config) do(env *tool.Env, u *url.URL, method string, body *payload, ctype string, deadline time.Time, st *stats) (*netx.Response, error) {
 	var hdr []netx.Field
 	hostHdr := u.Host
 	add := func(k, v string) { hdr = append(hdr, netx.Field{Name: k, Value: v}) }
@@ -677,10 +758,15 @@ func (c *config) do(env *tool.Env, u *url.URL, method string, body []byte, ctype
 			add(name, val)
 		}
 	}
-	req := &netx.Request{Method: method, URL: u.String(), Header: hdr, ContentLength: int64(len(body))}
+	req := &netx.Request{Method: method, URL: u.String(), Header: hdr}
 	if body != nil {
-		req.Body = bytes.NewReader(body)
-		st.sizeUpload += int64(len(body))
+		r, n, err := body.open()
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		req.Body, req.ContentLength = r, n
+		st.sizeUpload += n
 	}
 	if !deadline.IsZero() {
 		req.Timeout = time.Until(deadline)
@@ -703,7 +789,7 @@ func (c *config) do(env *tool.Env, u *url.URL, method string, body []byte, ctype
 			fmt.Fprintf(env.Stderr, "> %s: %s\r\n", f.Name, f.Value)
 		}
 		if body != nil {
-			fmt.Fprintf(env.Stderr, "> Content-Length: %d\r\n", len(body))
+			fmt.Fprintf(env.Stderr, "> Content-Length: %d\r\n", req.ContentLength)
 		}
 		fmt.Fprintf(env.Stderr, "> \r\n")
 	}
