@@ -86,6 +86,10 @@ func (t *netTransport) RoundTrip(ctx context.Context, req *Request) (*Response, 
 	if resp.ContentLength >= 0 && out.Header.Get("Content-Length") == "" && req.Method != "HEAD" && resp.TransferEncoding == nil {
 		out.Header.Set("Content-Length", fmt.Sprint(resp.ContentLength))
 	}
+	if len(resp.TransferEncoding) > 0 && out.Header.Get("Transfer-Encoding") == "" {
+		// net/http takes it out of the header; curl -i shows it.
+		out.Header.Set("Transfer-Encoding", strings.Join(resp.TransferEncoding, ", "))
+	}
 	return out, nil
 }
 

@@ -115,6 +115,14 @@ func diffServer(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Encoding", "gzip")
 		send(w, 200, "text/plain", buf.String())
 	})
+	mux.HandleFunc("/chunked", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Date", "Mon, 02 Jan 2006 15:04:05 GMT")
+		w.Header().Set("Content-Type", "text/plain")
+		for i := range 3 {
+			fmt.Fprintf(w, "part %d\n", i)
+			w.(http.Flusher).Flush()
+		}
+	})
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Date", "Mon, 02 Jan 2006 15:04:05 GMT")
 		http.ServeContent(w, r, "big", time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), bytes.NewReader(bigBody))
@@ -130,6 +138,8 @@ var diffCases = []string{
 	"curl -s U/text",
 	"curl -s -i U/text",
 	"curl -s -I U/text",
+	"curl -s -i U/chunked",
+	"wget -q -O - U/chunked",
 	"curl -s U/status/404; echo \" $?\"",
 	"curl -sf U/status/404; echo $?",
 	"curl -sS -f U/status/503; echo $?",

@@ -66,6 +66,10 @@ func Do(req *Request) (*Response, error) {
 	if resp.ContentLength >= 0 && resp.Header.Get("Content-Length") == "" && req.Method != http.MethodHead && resp.TransferEncoding == nil {
 		r.Header = append(r.Header, Field{"Content-Length", fmt.Sprint(resp.ContentLength)})
 	}
+	if len(resp.TransferEncoding) > 0 && resp.Header.Get("Transfer-Encoding") == "" {
+		r.Header = append(r.Header, Field{"Transfer-Encoding", strings.Join(resp.TransferEncoding, ", ")})
+		sort.SliceStable(r.Header, func(i, j int) bool { return r.Header[i].Name < r.Header[j].Name })
+	}
 	r.Body = &body{resp: resp, ctx: ctx, cancel: cancel}
 	return r, nil
 }
