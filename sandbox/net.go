@@ -53,8 +53,9 @@ import (
 // Failures: EACCES the policy denies the request (or a private address
 // no rule names); EDQUOT the run's budget of requests or bytes is spent;
 // ETIMEDOUT the request outlived its timeout; EHOSTUNREACH the name did
-// not resolve; ECONNREFUSED the connection failed; ECONNRESET the transfer
-// broke; EINVAL a malformed request; EBADF an unknown handle; ENOTSUP the
+// not resolve; ECONNREFUSED the connection failed; EPROTO the response
+// body ended before its Content-Length; ECONNRESET the transfer broke
+// otherwise; EINVAL a malformed request; EBADF an unknown handle; ENOTSUP the
 // sandbox has no network. Bodies move in chunks as large as the guest's
 // buffer, so a large download never sits in memory whole.
 const (
@@ -62,6 +63,7 @@ const (
 	eConnReset   = vfs.Errno(15)
 	eDQuot       = vfs.Errno(19)
 	eHostUnreach = vfs.Errno(23)
+	eProto       = vfs.Errno(65)
 	eTimedOut    = vfs.Errno(73)
 )
 
@@ -171,6 +173,8 @@ func (g *guestProc) netFail(err error) vfs.Errno {
 		e = eHostUnreach
 	case errors.Is(err, netpolicy.ErrConnect):
 		e = eConnRefused
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		e = eProto
 	case errors.Is(err, netpolicy.ErrBadURL):
 		e = vfs.EINVAL
 	default:

@@ -62,6 +62,16 @@ func newNetServer(t *testing.T) *netServer {
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 	})
+	var flaky sync.Map
+	mux.HandleFunc("/flaky/", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := flaky.LoadOrStore(r.URL.Path, new(int))
+		*n.(*int)++
+		if *n.(*int) <= 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintf(w, "attempt %d\n", *n.(*int))
+	})
 	mux.HandleFunc("/redirect307", func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusTemporaryRedirect)
@@ -559,4 +569,29 @@ func TestNetStreamedUpload(t *testing.T) {
 	if res.ExitCode != 0 || string(res.Stdout) != want {
 		t.Errorf("after a 307: exit %d stdout %q (want %q) stderr %q", res.ExitCode, res.Stdout, want, res.Stderr)
 	}
+}
+
+func TestNetErrors(t *testing.T) {
+	srv := newNetServer(t)
+	rules := []netpolicy.Rule{srv.allow(t, "")}
+	for _, s := range []string{"*.invalid", "http://127.0.0.1:1/"} {
+		r, err := netpolicy.ParseRule(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules = append(rules, r)
+	}
+	sb := netSandbox(t, netpolicy.Policy{Rules: rules})
+	checkNet(t, sb, []netCase{
+		{cmd: "curl -sS http://nonexistent.invalid/", want: "curl: (6) Could not resolve host: nonexistent.invalid\n", code: 6},
+		{cmd: "wget -q http://nonexistent.invalid/", code: 4},
+		{cmd: "curl -sS http://127.0.0.1:1/", want: "curl: (7) Failed to connect to 127.0.0.1 port 1 after ", code: 7},
+		{cmd: "curl -s --retry 2 " + srv.URL + "/flaky/a", stdout: "attempt 2\n"},
+		{cmd: "curl -s " + srv.URL + "/flaky/b; curl -s " + srv.URL + "/flaky/b", stdout: "attempt 2\n"},
+		{cmd: "curl -sS ftp://127.0.0.1/", want: "curl: (1) Protocol \"ftp\" not supported or disabled in libcurl", code: 1},
+		{cmd: "curl -sS 'http://[::1'", want: "curl: (3) URL using bad/illegal format or missing URL", code: 3},
+		{cmd: "curl --bogus", want: "curl: option --bogus: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information\n", code: 2},
+		{cmd: "curl -m abc x", want: "curl: option -m: expected a proper numerical parameter\n", code: 2},
+		{cmd: "curl", want: "curl: try 'curl --help' or 'curl --manual' for more information\n", code: 2},
+	})
 }

@@ -115,6 +115,16 @@ func diffServer(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Encoding", "gzip")
 		send(w, 200, "text/plain", buf.String())
 	})
+	mux.HandleFunc("/short", func(w http.ResponseWriter, r *http.Request) {
+		// A body cut short of its Content-Length.
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100\r\nContent-Type: text/plain\r\n\r\n0123456789")
+		buf.Flush()
+		conn.Close()
+	})
 	mux.HandleFunc("/chunked", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Date", "Mon, 02 Jan 2006 15:04:05 GMT")
 		w.Header().Set("Content-Type", "text/plain")
@@ -139,6 +149,8 @@ var diffCases = []string{
 	"curl -s -i U/text",
 	"curl -s -I U/text",
 	"curl -s -i U/chunked",
+	"curl -s U/short; echo \" $?\"",
+	"curl -sS U/short 2>&1; echo \" $?\"",
 	"wget -q -O - U/chunked",
 	"curl -s U/status/404; echo \" $?\"",
 	"curl -sf U/status/404; echo $?",
@@ -171,6 +183,13 @@ var diffCases = []string{
 	"curl -sL -w '%{num_redirects} %{url_effective}\\n' -o /dev/null --max-redirs 3 U/loop/0; echo $?",
 	"curl -s -m 0.3 U/slow; echo $?",
 	"curl -s http://127.0.0.1:1/; echo $?",
+	"curl -sS http://127.0.0.1:1/ 2>&1 | sed 's/after [0-9]* ms/after N ms/'",
+	"curl --bogus 2>&1; echo $?",
+	"curl 2>&1; echo $?",
+	"curl -m abc U/text 2>&1; echo $?",
+	"curl -sSf U/status/404 2>&1; echo $?",
+	"curl -sSL --max-redirs 1 U/loop/0 2>&1; echo $?",
+	"curl -sS -m 0.2 U/slow 2>&1 | sed 's/after [0-9]* milli/after N milli/'",
 	"curl -s --compressed U/gzip | wc -l",
 	"curl -s U/gzip | wc -c",
 	"curl -sS -v U/text 2>/dev/null",

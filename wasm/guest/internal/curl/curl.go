@@ -79,16 +79,16 @@ func Main(env *tool.Env) int {
 	if err != nil {
 		var ce *curlError
 		if errors.As(err, &ce) {
-			fmt.Fprintf(env.Stderr, "curl: (%d) %s\n", ce.code, ce.msg)
 			if ce.code == 2 {
-				fmt.Fprintln(env.Stderr, "curl: try 'curl --help' or 'curl --manual' for more information")
+				fmt.Fprintf(env.Stderr, "curl: %s\ncurl: try 'curl --help' or 'curl --manual' for more information\n", ce.msg)
+			} else {
+				fmt.Fprintf(env.Stderr, "curl: (%d) %s\n", ce.code, ce.msg)
 			}
 			return ce.code
 		}
 		return 2
 	}
 	if len(c.urls) == 0 {
-		fmt.Fprintln(env.Stderr, "curl: no URL specified!")
 		fmt.Fprintln(env.Stderr, "curl: try 'curl --help' or 'curl --manual' for more information")
 		return 2
 	}
@@ -104,7 +104,7 @@ func Main(env *tool.Env) int {
 				ce = &curlError{1, err.Error()}
 			}
 			if !c.silent || c.showErr {
-				env.Out().Flush()
+				// Like curl's, the message goes out before buffered output.
 				fmt.Fprintf(env.Stderr, "curl: (%d) %s\n", ce.code, ce.msg)
 			}
 			status = ce.code
@@ -166,6 +166,10 @@ func parse(args []string) (*config, error) {
 }
 
 func (c *config) set(n, val string) error {
+	opt := "--" + n
+	if len(n) == 1 {
+		opt = "-" + n
+	}
 	switch n {
 	case "s", "silent":
 		c.silent = true
@@ -268,29 +272,26 @@ func (c *config) set(n, val string) error {
 	case "m", "max-time":
 		f, err := strconv.ParseFloat(val, 64)
 		if err != nil || f < 0 {
-			return errf(2, "option --max-time: expected a proper numerical parameter")
+			return errf(2, "option %s: expected a proper numerical parameter", opt)
 		}
 		c.maxTime = time.Duration(f * float64(time.Second))
 	case "retry":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 {
-			return errf(2, "option --retry: expected a proper numerical parameter")
+			return errf(2, "option %s: expected a proper numerical parameter", opt)
 		}
 		c.retries = n
 	case "max-redirs":
 		n, err := strconv.Atoi(val)
 		if err != nil {
-			return errf(2, "option --max-redirs: expected a proper numerical parameter")
+			return errf(2, "option %s: expected a proper numerical parameter", opt)
 		}
 		c.maxRedirs = n
 	case "connect-timeout", "retry-delay", "retry-max-time":
 		// Accepted; the sandbox's own timeouts apply.
 	case "k", "insecure", "N", "no-buffer", "no-progress-meter", "#", "progress-bar", "http1.1", "http2":
 	default:
-		if len(n) == 1 {
-			return errf(2, "option -%s: is unknown", n)
-		}
-		return errf(2, "option --%s: is unknown", n)
+		return errf(2, "option %s: is unknown", opt)
 	}
 	return nil
 }
@@ -439,6 +440,8 @@ type stats struct {
 	redirectURL            string
 	sizeDownload, sizeHead int64
 	sizeUpload             int64
+	contentLength          int64 // of the last response, or -1
+	bodyStart              int64 // sizeDownload when its body began
 	start                  time.Time
 	total                  time.Duration
 	header                 []netx.Field
@@ -562,6 +565,11 @@ func (c *config) follow1(env *tool.Env, u *url.URL, method string, body *payload
 		}
 		st.code, st.url, st.method = resp.StatusCode, u.String(), method
 		st.ctype = resp.Get("Content-Type")
+		st.contentLength = -1
+		if n, err := strconv.ParseInt(resp.Get("Content-Length"), 10, 64); err == nil {
+			st.contentLength = n
+		}
+		st.bodyStart = st.sizeDownload // sizeDownload counts earlier hops too
 		st.header = resp.Header
 		loc := resp.Get("Location")
 		st.redirectURL = ""
@@ -677,6 +685,11 @@ func (c *config) bodyErr(err error, deadline time.Time, st *stats) error {
 			return errf(28, "Operation timed out after %d milliseconds with %d bytes received", c.maxTime.Milliseconds(), st.sizeDownload)
 		case netx.Budget:
 			return errf(63, "%s", ne.Msg)
+		case netx.Partial:
+			if got := st.sizeDownload - st.bodyStart; st.contentLength > got {
+				return errf(18, "transfer closed with %d bytes remaining to read", st.contentLength-got)
+			}
+			return errf(18, "transfer closed with outstanding read data remaining")
 		}
 	}
 	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, flate.CorruptInputError(0)) {

@@ -60,7 +60,7 @@ const (
 	Resolve             // the host name did not resolve
 	Connect             // the connection failed
 	BadURL              // the request was malformed
-	TooLarge
+	Partial             // the body ended before its Content-Length
 )
 
 // Error is a failed request.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sort"
@@ -97,6 +98,9 @@ func (b *body) Close() error {
 func classify(ctx context.Context, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Kind: Timeout, Msg: "request timed out"}
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return &Error{Kind: Partial, Msg: err.Error()}
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {

@@ -40,6 +40,7 @@ const (
 	eDQuot       = 19
 	eHostUnreach = 23
 	eInval       = 28
+	eProto       = 65
 	eNotSup      = 58
 	eTimedOut    = 73
 )
@@ -72,6 +73,8 @@ func fail(errno uint32) error {
 		k = Connect
 	case eInval:
 		k = BadURL
+	case eProto:
+		k = Partial
 	case eNotSup:
 		k, msg = Denied, "wasmsand: this sandbox has no network"
 	}
