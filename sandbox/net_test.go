@@ -62,6 +62,21 @@ func newNetServer(t *testing.T) *netServer {
 	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 	})
+	mux.HandleFunc("/reset", func(w http.ResponseWriter, r *http.Request) {
+		// The connection is reset in the middle of the body.
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
+		buf.WriteString(strings.Repeat("x", 1000))
+		buf.Flush()
+		time.Sleep(50 * time.Millisecond)
+		if tc, ok := conn.(*net.TCPConn); ok {
+			tc.SetLinger(0)
+		}
+		conn.Close()
+	})
 	var flaky sync.Map
 	mux.HandleFunc("/flaky/", func(w http.ResponseWriter, r *http.Request) {
 		n, _ := flaky.LoadOrStore(r.URL.Path, new(int))
@@ -587,6 +602,7 @@ func TestNetErrors(t *testing.T) {
 		{cmd: "wget -q http://nonexistent.invalid/", code: 4},
 		{cmd: "curl -sS http://127.0.0.1:1/", want: "curl: (7) Failed to connect to 127.0.0.1 port 1 after ", code: 7},
 		{cmd: "curl -s --retry 2 " + srv.URL + "/flaky/a", stdout: "attempt 2\n"},
+		{cmd: "curl -sS -o /dev/null " + srv.URL + "/reset", want: "curl: (56) Failure when receiving data from the peer", code: 56},
 		{cmd: "curl -s " + srv.URL + "/flaky/b; curl -s " + srv.URL + "/flaky/b", stdout: "attempt 2\n"},
 		{cmd: "curl -sS ftp://127.0.0.1/", want: "curl: (1) Protocol \"ftp\" not supported or disabled in libcurl", code: 1},
 		{cmd: "curl -sS 'http://[::1'", want: "curl: (3) URL using bad/illegal format or missing URL", code: 3},
