@@ -602,7 +602,7 @@ func TestNetErrors(t *testing.T) {
 		{cmd: "wget -q http://nonexistent.invalid/", code: 4},
 		{cmd: "curl -sS http://127.0.0.1:1/", want: "curl: (7) Failed to connect to 127.0.0.1 port 1 after ", code: 7},
 		{cmd: "curl -s --retry 2 " + srv.URL + "/flaky/a", stdout: "attempt 2\n"},
-		{cmd: "curl -sS -o /dev/null " + srv.URL + "/reset", want: "curl: (56) Failure when receiving data from the peer", code: 56},
+		{cmd: "curl -sS -o /dev/null " + srv.URL + "/reset", want: "curl: (56) Recv failure: Connection reset by peer\n", code: 56},
 		{cmd: "curl -s " + srv.URL + "/flaky/b; curl -s " + srv.URL + "/flaky/b", stdout: "attempt 2\n"},
 		{cmd: "curl -sS ftp://127.0.0.1/", want: "curl: (1) Protocol \"ftp\" not supported or disabled in libcurl", code: 1},
 		{cmd: "curl -sS 'http://[::1'", want: "curl: (3) URL using bad/illegal format or missing URL", code: 3},

@@ -677,12 +677,22 @@ func copyOut(w io.Writer, r io.Reader, n *int64) error {
 	}
 }
 
+// timeoutMs is the time a timed-out transfer took, as curl reports it:
+// --max-time if set, else the time since the transfer began (the
+// sandbox's own per-request timeout).
+func (c *config) timeoutMs(st *stats) int64 {
+	if c.maxTime > 0 {
+		return c.maxTime.Milliseconds()
+	}
+	return time.Since(st.start).Milliseconds()
+}
+
 func (c *config) bodyErr(err error, deadline time.Time, st *stats) error {
 	var ne *netx.Error
 	if errors.As(err, &ne) {
 		switch ne.Kind {
 		case netx.Timeout:
-			return errf(28, "Operation timed out after %d milliseconds with %d bytes received", c.maxTime.Milliseconds(), st.sizeDownload)
+			return errf(28, "Operation timed out after %d milliseconds with %d bytes received", c.timeoutMs(st), st.sizeDownload)
 		case netx.Budget:
 			return errf(63, "%s", ne.Msg)
 		case netx.Partial:
@@ -694,6 +704,9 @@ func (c *config) bodyErr(err error, deadline time.Time, st *stats) error {
 	}
 	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.Is(err, flate.CorruptInputError(0)) {
 		return errf(61, "Error while processing content unencoding")
+	}
+	if ne != nil && strings.Contains(ne.Msg, "connection reset by peer") {
+		return errf(56, "Recv failure: Connection reset by peer")
 	}
 	return errf(56, "Failure when receiving data from the peer")
 }
@@ -831,7 +844,7 @@ func (c *config) do(env *tool.Env, u *url.URL, method string, body *payload, cty
 		case netx.Connect:
 			return nil, errf(7, "Failed to connect to %s port %s after %d ms: Couldn't connect to server", u.Hostname(), port, time.Since(start).Milliseconds())
 		case netx.Timeout:
-			return nil, errf(28, "Operation timed out after %d milliseconds with 0 bytes received", c.maxTime.Milliseconds())
+			return nil, errf(28, "Operation timed out after %d milliseconds with 0 bytes received", c.timeoutMs(st))
 		case netx.BadURL:
 			return nil, errf(3, "URL using bad/illegal format or missing URL")
 		}
