@@ -260,6 +260,7 @@ func TestNetBudget(t *testing.T) {
 func TestNetTimeout(t *testing.T) {
 	srv := newNetServer(t)
 	sb := netSandbox(t, netpolicy.Policy{Rules: []netpolicy.Rule{srv.allow(t, "")}, Timeout: 500 * time.Millisecond})
+	run(t, sb, "curl --version; wget --version") // compile the module before timing
 	start := time.Now()
 	checkNet(t, sb, []netCase{
 		{cmd: "curl -sS " + srv.URL + "/slow", want: "curl: (28) ", code: 28},

@@ -38,6 +38,7 @@ type config struct {
 	data                                                                   []string // -d pieces, joined by &
 	haveData                                                               bool
 	binFile                                                                string // --data-binary @FILE, the only data: sent straight from the file
+	info                                                                   string // --version or --help text: print it and stop
 	json                                                                   bool
 	forms                                                                  []string
 	user, agent, referer, writeOut                                         string
@@ -87,6 +88,10 @@ func Main(env *tool.Env) int {
 			return ce.code
 		}
 		return 2
+	}
+	if c.info != "" {
+		io.WriteString(env.Out(), c.info)
+		return 0
 	}
 	if len(c.urls) == 0 {
 		fmt.Fprintln(env.Stderr, "curl: try 'curl --help' or 'curl --manual' for more information")
@@ -289,6 +294,25 @@ func (c *config) set(n, val string) error {
 		c.maxRedirs = n
 	case "connect-timeout", "retry-delay", "retry-max-time":
 		// Accepted; the sandbox's own timeouts apply.
+	case "V", "version":
+		c.info = "curl 7.88.1 (wasm32-wasip1) wasmsand\nProtocols: http https\nFeatures: HTTP2 libz\n"
+	case "h", "help":
+		c.info = `Usage: curl [options...] <url>
+ -d, --data <data>          HTTP POST data
+ -f, --fail                 Fail fast with no output on HTTP errors
+ -h, --help <category>      Get help for commands
+ -i, --include              Include protocol response headers in the output
+ -o, --output <file>        Write to file instead of stdout
+ -O, --remote-name          Write output to a file named as the remote file
+ -s, --silent               Silent mode
+ -T, --upload-file <file>   Transfer local FILE to destination
+ -u, --user <user:password> Server user and password
+ -A, --user-agent <name>    Send User-Agent <name> to server
+ -v, --verbose              Make the operation more talkative
+ -V, --version              Show version number and quit
+Also: -S -L -I -X -H --data-raw --data-binary --data-urlencode --json -F -G -e -w
+-m/--max-time --retry --max-redirs --compressed. Network access is the sandbox's to grant.
+`
 	case "k", "insecure", "N", "no-buffer", "no-progress-meter", "#", "progress-bar", "http1.1", "http2":
 	default:
 		return errf(2, "option %s: is unknown", opt)

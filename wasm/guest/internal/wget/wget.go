@@ -142,6 +142,9 @@ func Main(env *tool.Env) int {
 		case "U", "user-agent":
 			agent = val
 		case "no-check-certificate", "no-clobber", "nc", "no-hsts":
+		case "V", "version":
+			fmt.Fprintln(env.Out(), "GNU Wget 1.21.3 built on wasmsand (wasm32-wasip1).")
+			return 0
 		case "h", "help":
 			fmt.Fprintln(env.Out(), "Usage: wget [OPTION]... [URL]...")
 			return 0
