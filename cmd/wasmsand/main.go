@@ -81,6 +81,10 @@ Flags:
                        2024-01-02T15:04:05Z); timeouts still use real time
   --cwd DIR            starting directory inside the sandbox (default /home/user)
   --env KEY=VALUE      set an environment variable; repeat for more
+  --mount HOST:PATH[:ro]
+                       show the host directory HOST at PATH in the sandbox, e.g.
+                       --mount ./data:/mnt/data:ro; repeat for more. Paths in it
+                       never lead outside HOST; :ro refuses every change
   --allow-net RULE     let curl and wget reach URLs under RULE; repeat for more.
                        RULE is [METHODS ]PREFIX: https://api.example.com/v1/,
                        'GET,POST http://127.0.0.1:8080/', *.example.com.
@@ -272,6 +276,13 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		}
 		o.Env = append(o.Env, s)
 		return nil
+	})
+	fs.Func("mount", "", func(s string) error {
+		m, err := parseMount(s)
+		if err == nil {
+			o.Mounts = append(o.Mounts, m)
+		}
+		return err
 	})
 	toolsSet := false
 	fs.Func("tools", "", func(s string) error { o.ToolsDir, toolsSet = s, true; return nil })
