@@ -158,56 +158,108 @@ func (fetchTransport) RoundTrip(ctx context.Context, req *Request) (resp *Respon
 	body := &fetchBody{ctx: ctx, abort: abort}
 	if b := v.Get("body"); b.Type() == js.TypeObject {
 		body.reader = b.Call("getReader")
+		body.start()
 	}
 	out.Body = body
 	return out, nil
 }
 
-// fetchBody reads a response's ReadableStream.
+// fetchBody reads a response's ReadableStream, one read ahead: the next
+// chunk arrives while the guest handles this one, so a read rarely waits
+// for a trip through the event loop, and one Read takes every chunk that
+// has already arrived.
 type fetchBody struct {
-	ctx    context.Context
-	abort  func()
-	reader js.Value // undefined without a body
-	buf    []byte
-	err    error
+	ctx     context.Context
+	abort   func()
+	reader  js.Value // undefined without a body
+	pending chan chunkResult
+	buf     []byte
+	err     error
 }
 
-func (b *fetchBody) Read(p []byte) (n int, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			n, err = 0, &jsCallError{fmt.Sprint(r)}
-		}
-	}()
-	for len(b.buf) == 0 {
-		if b.err != nil {
-			return 0, b.err
-		}
-		if b.reader.IsUndefined() {
-			b.err = io.EOF
-			continue
-		}
-		r, err := await(b.ctx, b.reader.Call("read"), b.abort)
+type chunkResult struct {
+	b   []byte
+	err error // io.EOF at the end
+}
+
+// start begins the next read.
+func (b *fetchBody) start() {
+	ch := make(chan chunkResult, 1)
+	b.pending = ch
+	reader := b.reader
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- chunkResult{err: &jsCallError{fmt.Sprint(r)}}
+			}
+		}()
+		r, err := await(b.ctx, reader.Call("read"), b.abort)
 		if err != nil {
-			b.err = err
-			continue
+			ch <- chunkResult{err: err}
+			return
 		}
 		if r.Get("done").Bool() {
-			b.err = io.EOF
-			continue
+			ch <- chunkResult{err: io.EOF}
+			return
 		}
-		chunk := r.Get("value")
-		b.buf = make([]byte, chunk.Get("byteLength").Int())
-		js.CopyBytesToGo(b.buf, chunk)
+		v := r.Get("value")
+		data := make([]byte, v.Get("byteLength").Int())
+		js.CopyBytesToGo(data, v)
+		ch <- chunkResult{b: data}
+	}()
+}
+
+// take handles a finished read and starts the next.
+func (b *fetchBody) take(r chunkResult) {
+	b.pending = nil
+	if r.err != nil {
+		b.err = r.err
+		return
 	}
-	n = copy(p, b.buf)
+	b.buf = r.b
+	b.start()
+}
+
+func (b *fetchBody) Read(p []byte) (int, error) {
+	if b.reader.IsUndefined() {
+		return 0, io.EOF
+	}
+	if len(b.buf) == 0 && b.err == nil {
+		if b.pending == nil {
+			b.start()
+		}
+		select {
+		case r := <-b.pending:
+			b.take(r)
+		case <-b.ctx.Done():
+			b.abort()
+			b.err = b.ctx.Err()
+		}
+	}
+	n := copy(p, b.buf)
 	b.buf = b.buf[n:]
+	// Take what has arrived meanwhile, without waiting.
+	for n < len(p) && len(b.buf) == 0 && b.err == nil && b.pending != nil {
+		select {
+		case r := <-b.pending:
+			b.take(r)
+			k := copy(p[n:], b.buf)
+			b.buf = b.buf[k:]
+			n += k
+		default:
+			return n, nil
+		}
+	}
+	if n == 0 && b.err != nil {
+		return 0, b.err
+	}
 	return n, nil
 }
 
 func (b *fetchBody) Close() error {
 	if b.err == nil {
 		b.err = errors.New("body closed")
-		b.abort()
 	}
+	b.abort()
 	return nil
 }

@@ -682,7 +682,7 @@ type writeErr struct{ error }
 
 // copyOut copies r to w, counting into n.
 func copyOut(w io.Writer, r io.Reader, n *int64) error {
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 256<<10) // the most one http_read moves
 	for {
 		k, err := r.Read(buf)
 		if k > 0 {

@@ -413,7 +413,7 @@ func (c *config) get(env *tool.Env, raw, agent string, single *os.File) int {
 type writeErr struct{ error }
 
 func copyBody(w io.Writer, r io.Reader) (int64, error) {
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, 256<<10) // the most one http_read moves
 	var n int64
 	for {
 		k, err := r.Read(buf)
