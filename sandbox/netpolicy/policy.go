@@ -308,6 +308,14 @@ func (s *Session) classify(ctx context.Context, u string, err error) error {
 		pe.URL = u
 		return pe
 	}
+	s.mu.Lock()
+	over := s.p.MaxRequestBytes > 0 && s.reqBytes > s.p.MaxRequestBytes
+	s.mu.Unlock()
+	if over {
+		// The transport may report the connection it dropped rather than
+		// the body reader's error that made it drop it.
+		return &Error{Kind: ErrBudget, URL: u, Detail: fmt.Sprintf("request bodies may total %d bytes per run", s.p.MaxRequestBytes), Err: err}
+	}
 	return &Error{URL: u, Detail: err.Error(), Err: err}
 }
 
