@@ -110,6 +110,9 @@ func netError(err error) error {
 	return err
 }
 
+// lookupNetIP resolves names for guardDial.
+var lookupNetIP = net.DefaultResolver.LookupNetIP
+
 // guardDial resolves a name itself, refuses private addresses unless the
 // request's rule names them, and dials the very address it checked, so a
 // second, different answer from DNS (rebinding) is never used.
@@ -123,7 +126,7 @@ func guardDial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
 		addrs = []netip.Addr{a}
 	} else {
-		ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		ips, err := lookupNetIP(ctx, "ip", host)
 		if err != nil {
 			return nil, err
 		}
