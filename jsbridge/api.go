@@ -51,6 +51,7 @@ func Register(host js.Value, version string) {
 		"rm":           a.rm,
 		"setEnv":       a.setEnv,
 		"getEnv":       a.getEnv,
+		"allowNetwork": a.allowNetwork,
 		"complete":     a.complete,
 		"destroy":      a.destroy,
 		"mount":        a.mount,
@@ -234,6 +235,9 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 			return opts, argErrorf("Sandbox.create: options.cwd must be a string")
 		}
 		opts.Cwd = c.String()
+	}
+	if opts.Network, err = parseNetwork(o.Get("network")); err != nil {
+		return opts, err
 	}
 	if t := o.Get("tools"); !t.IsUndefined() && !t.IsNull() {
 		if t.Type() != js.TypeObject {

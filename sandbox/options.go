@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"github.com/wasmsand/wasmsand/wasm"
 )
 
@@ -68,6 +69,9 @@ type Options struct {
 	Tools fs.FS
 	// CacheDir, if set, holds compiled modules across runs on disk.
 	CacheDir string
+	// Network is what guests (curl, wget) may reach over HTTP: nothing
+	// unless its rules allow it. See package netpolicy.
+	Network netpolicy.Policy
 	// Engine, if set, makes the engine that runs guests; the js/wasm
 	// build passes one over the host's native WebAssembly. nil means
 	// wazero, shared by every sandbox with the same CacheDir.

@@ -39,6 +39,8 @@ type Sandbox struct {
 	cwd  string
 	vars map[string]string // the shell's variables after the last Run, for GetEnv
 
+	net netState // the network policy
+
 	started time.Time     // for printf's %(...)T with -2
 	runs    atomic.Uint64 // Runs so far, for processSeed
 }
@@ -68,6 +70,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		cwd:      opts.Cwd,
 	}
 	s.started = s.now()
+	s.net.policy = opts.Network
 	s.fs = vfs.New(vfs.Options{
 		MaxBytes:  1 << 30, // for the layout; see SetLimits below
 		MaxInodes: 1 << 20,

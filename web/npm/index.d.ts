@@ -112,6 +112,29 @@ export interface SandboxOptions {
   onProgress?: (progress: LoadProgress) => void;
   /** Host directories to mount (Node.js on Linux only; see Sandbox.mount). */
   mounts?: MountSpec[];
+  /** What curl and wget may reach; nothing unless a rule allows it. */
+  network?: NetworkOptions;
+}
+
+/**
+ * A network rule: "[METHODS ]URL-PREFIX", e.g. "https://api.example.com/v1/",
+ * "GET,POST http://127.0.0.1:8080/", "*.example.com"; or an object whose
+ * headers the host adds to matching requests (code in the sandbox never sees them).
+ */
+export type NetworkRule = string | { url: string; methods?: string[]; headers?: Record<string, string> };
+
+export interface NetworkOptions {
+  allow?: NetworkRule[];
+  /** URL prefix → headers added to allowed requests under it. */
+  headers?: Record<string, Record<string, string>>;
+  /** Requests per run (each redirect hop counts); default 1000. */
+  maxRequests?: number;
+  /** Response body bytes per run; default 1 GiB. */
+  maxResponseBytes?: number;
+  /** Request body bytes per run; default 64 MiB. */
+  maxRequestBytes?: number;
+  /** Per-request timeout in ms; default 30000. */
+  timeoutMs?: number;
 }
 
 /** A host directory shown inside the sandbox. */
@@ -205,6 +228,8 @@ export class Sandbox {
   rm(path: string, options?: { recursive?: boolean }): void;
   setEnv(name: string, value: string | number): void;
   getEnv(name: string): string;
+  /** Adds network rules for the runs that follow (see SandboxOptions.network). */
+  allowNetwork(rules: NetworkRule[]): void;
   /**
    * Tab completions of the line's last word: command names for the first
    * word, file names after it. Empty while a command runs.

@@ -282,7 +282,9 @@ export class Sandbox {
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
    * bytes, or where to find a manifest.json), onProgress({loaded, total})
    * called as the core and tool modules download, mounts ([{path, hostPath,
-   * readOnly}], Node.js only; see mount).
+   * readOnly}], Node.js only; see mount), network ({allow: rules, headers,
+   * maxRequests, maxResponseBytes, maxRequestBytes, timeoutMs}: what curl and
+   * wget may reach through the host's fetch()).
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -389,6 +391,8 @@ export class Sandbox {
   }
   /** unmount(path) detaches the mount at path; EBUSY while a file in it is open. */
   unmount(path) { check(this.#api.unmount(this.#id, path)); }
+  /** allowNetwork(rules) lets the runs that follow reach more URLs (see SandboxOptions.network). */
+  allowNetwork(rules) { check(this.#api.allowNetwork(this.#id, rules)); }
   /** complete(line) lists Tab completions of the line's last word. */
   complete(line) { return check(this.#api.complete(this.#id, line)); }
 
