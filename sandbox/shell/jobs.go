@@ -484,7 +484,6 @@ type coprocess struct {
 	job      *job
 	fd       [2]int
 	d        [2]*fdFile
-	disposed bool
 }
 
 // checkCoprocFds marks the coprocess fds an exec closed or moved as -1.
