@@ -480,10 +480,10 @@ func (r *Interp) startJob(st *syntax.Stmt, text string, keepStdin bool) *job {
 // shell holds and the descriptions they had, to notice when a script
 // closes or moves one (bash then sets the element to -1).
 type coprocess struct {
-	name     string
-	job      *job
-	fd       [2]int
-	d        [2]*fdFile
+	name string
+	job  *job
+	fd   [2]int
+	d    [2]*fdFile
 }
 
 // checkCoprocFds marks the coprocess fds an exec closed or moved as -1.
