@@ -27,7 +27,7 @@ const (
 )
 
 // timeoutMs is each case's timeout; python_test.go raises it for Python.
-var timeoutMs = 1000
+var timeoutMs = 4000
 
 // testCase is one line of cases.json.
 type testCase struct {
