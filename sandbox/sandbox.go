@@ -47,26 +47,11 @@ type Sandbox struct {
 // from opts.Tools or opts.ToolsDir (module bytes are read on first use) and starts the
 // shell.
 func New(ctx context.Context, opts Options) (*Sandbox, error) {
-	opts = withDefaults(opts)
-	if opts.MemoryLimit < 65536 {
-		return nil, fmt.Errorf("sandbox: MemoryLimit %d is below one WebAssembly page (65536 bytes)", opts.MemoryLimit)
-	}
-	tools, err := loadToolSet(opts)
+	s, err := newBare(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := sharedEngine(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	s := &Sandbox{
-		opts:     opts,
-		rand:     newPRNG(opts.Seed),
-		tools:    tools,
-		eng:      eng,
-		memPages: uint32(min(opts.MemoryLimit/65536, 65536)),
-		cwd:      opts.Cwd,
-	}
+	opts = s.opts
 	s.started = s.now()
 	s.fs = vfs.New(vfs.Options{
 		MaxBytes:  1 << 30, // for the layout; see SetLimits below

@@ -610,4 +610,3 @@ func (ts *toolSet) fork() *toolSet {
 	}
 	return c
 }
-
