@@ -72,6 +72,12 @@ type Options struct {
 	// build passes one over the host's native WebAssembly. nil means
 	// wazero, shared by every sandbox with the same CacheDir.
 	Engine EngineFactory
+	// Store keeps snapshots for Save, Load and Persist.
+	Store Store
+	// Persist, if set, names a snapshot in Store: New resumes the sandbox
+	// saved under that name (if any) instead of making a fresh one, and
+	// every Run saves the sandbox there when it ends.
+	Persist string
 }
 
 // RunOption adjusts one Run.

@@ -45,8 +45,12 @@ type Sandbox struct {
 
 // New creates a sandbox. It lays out the filesystem, loads the tool list
 // from opts.Tools or opts.ToolsDir (module bytes are read on first use) and starts the
-// shell.
+// shell. With opts.Persist set, it resumes the sandbox saved in opts.Store
+// under that name instead, if there is one.
 func New(ctx context.Context, opts Options) (*Sandbox, error) {
+	if s, ok, err := newPersistent(ctx, opts); ok {
+		return s, err
+	}
 	s, err := newBare(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -166,7 +170,9 @@ func (s *Sandbox) layout() error {
 
 // Run runs cmd in the sandbox's shell and waits for it. The error is
 // non-nil only when the sandbox itself cannot run commands (closed, or an
-// internal failure); a failing command gives a non-zero ExitCode.
+// internal failure), or when Options.Persist is set and saving the
+// sandbox after the command failed (the result is returned too); a
+// failing command gives a non-zero ExitCode.
 func (s *Sandbox) Run(ctx context.Context, cmd string, opts ...RunOption) (*RunResult, error) {
 	var rc runConfig
 	for _, o := range opts {
@@ -177,7 +183,11 @@ func (s *Sandbox) Run(ctx context.Context, cmd string, opts ...RunOption) (*RunR
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
-	return s.runLocked(ctx, cmd, rc)
+	res, err := s.runLocked(ctx, cmd, rc)
+	if err == nil {
+		err = s.persist(ctx)
+	}
+	return res, err
 }
 
 func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*RunResult, error) {
