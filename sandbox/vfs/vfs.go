@@ -368,13 +368,17 @@ func (f *FS) Clone() *FS {
 	f.gen = genCounter.Add(1)
 	c.gen = genCounter.Add(1)
 
-	live := 0
+	live, nchunks := 0, 0
 	for _, n := range f.inodes {
 		if n.nlink > 0 || n.ino == RootIno {
 			live++
+			nchunks += len(n.chunks)
 		}
 	}
+	// One allocation for the inodes and one for their chunk lists.
 	block := make([]inode, live)
+	chunks := make([]*chunk, nchunks)
+	dirs := make([]*inode, 0, 64)
 	i := 0
 	for ino, n := range f.inodes {
 		if n.nlink == 0 && ino != RootIno {
@@ -386,8 +390,11 @@ func (f *FS) Clone() *FS {
 		m.atime.Store(n.atime.Load())
 		m.mtime, m.ctime = n.mtime, n.ctime
 		m.size, m.target = n.size, n.target
-		if n.chunks != nil {
-			m.chunks = make([]*chunk, len(n.chunks))
+		if k := len(n.chunks); k > 0 {
+			// The capacity is capped so that growing the file in
+			// either FS reallocates rather than sharing the rest.
+			m.chunks = chunks[:k:k]
+			chunks = chunks[k:]
 			copy(m.chunks, n.chunks)
 		}
 		c.inodes[ino] = m
@@ -396,16 +403,12 @@ func (f *FS) Clone() *FS {
 			c.used += n.size
 		case TypeSymlink:
 			c.used += int64(len(n.target))
+		case TypeDir:
+			dirs = append(dirs, n)
 		}
 	}
-	for _, n := range f.inodes {
-		if n.typ != TypeDir {
-			continue
-		}
-		m, ok := c.inodes[n.ino]
-		if !ok {
-			continue
-		}
+	for _, n := range dirs {
+		m := c.inodes[n.ino]
 		m.parent = c.inodes[n.parent.ino]
 		m.entries = make(map[string]*inode, len(n.entries))
 		for name, child := range n.entries {
