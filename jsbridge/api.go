@@ -52,6 +52,13 @@ func Register(host js.Value, version string) {
 		"getEnv":       a.getEnv,
 		"complete":     a.complete,
 		"destroy":      a.destroy,
+		"snapshot":     a.snapshot,
+		"restore":      a.restore,
+		"fork":         a.fork,
+		"save":         a.save,
+		"load":         a.load,
+		"list":         a.list,
+		"delete":       a.deleteSaved,
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
 	}
@@ -80,7 +87,12 @@ type jsSandbox struct {
 
 // jsErr makes a SandboxError for err.
 func (a *api) jsErr(err error) js.Value {
-	return a.errClass.New(errCode(err), err.Error())
+	e := a.errClass.New(errCode(err), err.Error())
+	var se *sandbox.SnapshotError
+	if errors.As(err, &se) {
+		e.Set("check", se.Check)
+	}
+	return e
 }
 
 // guard turns a panic in fn (a bad argument type, a bug) into a returned
@@ -95,7 +107,7 @@ func (a *api) guard(name string, fn func(args []js.Value) any) func(js.Value, []
 				} else {
 					err = fmt.Errorf("%s: internal error: %v\n%s", name, r, debug.Stack())
 				}
-				if name == "create" || name == "run" {
+				if name == "create" || name == "run" || isAsync[name] {
 					out = jsPromise.Call("reject", a.jsErr(err))
 				} else {
 					out = a.jsErr(err)
@@ -174,11 +186,7 @@ func (a *api) create(args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		a.nextID++
-		a.sandboxes[a.nextID] = &jsSandbox{sb: sb, runs: map[*context.CancelCauseFunc]struct{}{}}
-		return a.nextID, nil
+		return a.add(sb), nil
 	})
 }
 
@@ -226,6 +234,9 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 			return opts, argErrorf("Sandbox.create: options.cwd must be a string")
 		}
 		opts.Cwd = c.String()
+	}
+	if err := parseStoreOptions(o, &opts); err != nil {
+		return opts, err
 	}
 	if t := o.Get("tools"); !t.IsUndefined() && !t.IsNull() {
 		if t.Type() != js.TypeObject {

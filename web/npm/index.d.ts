@@ -6,7 +6,7 @@
 export type SandboxErrorCode =
   | 'ENOENT' | 'ENOSPC' | 'EEXIST' | 'ENOTEMPTY' | 'ENOTDIR' | 'EISDIR' | 'EACCES' | 'EINVAL'
   | 'EBUSY' | 'CLOSED' | 'ABORTED' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'INVALID_MODULE'
-  | 'INTERNAL'
+  | 'INTERNAL' | 'SNAPSHOT_ERROR' | 'QUOTA_EXCEEDED' | 'NOT_FOUND'
   | (string & {});
 
 /** An error from wasmsand, with a stable code. */
@@ -110,6 +110,48 @@ export interface SandboxOptions {
   tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
   /** Called as the core and tool modules download (they are megabytes). */
   onProgress?: (progress: LoadProgress) => void;
+  /**
+   * A name: create resumes the sandbox saved under it (if any), and every
+   * run saves the sandbox there when it ends.
+   */
+  persist?: string;
+  /** Where save, load and persist keep snapshots. Default: files in Node (storeDir), IndexedDB in browsers. */
+  store?: SnapshotStore;
+  /** Node: the folder of the default store (default: configure's stateDir, else ./.wasmsand). */
+  storeDir?: string;
+}
+
+/**
+ * A place for named snapshots. put must be atomic (a failed put keeps the
+ * previous bytes) and reject with code QUOTA_EXCEEDED (or a
+ * QuotaExceededError) when space runs out.
+ */
+export interface SnapshotStore {
+  put(name: string, bytes: Uint8Array): Promise<void>;
+  /** null when there is none. */
+  get(name: string): Promise<Uint8Array | null>;
+  list(): Promise<SavedSandbox[]>;
+  /** Whether there was one. */
+  delete(name: string): Promise<boolean>;
+}
+
+/** A saved sandbox. modified is in ms since the epoch. */
+export interface SavedSandbox {
+  name: string;
+  size: number;
+  modified: number;
+}
+
+/** Options of Sandbox.list and Sandbox.delete. */
+export interface StoreOptions {
+  store?: SnapshotStore;
+  storeDir?: string;
+}
+
+/** A SandboxError with code SNAPSHOT_ERROR: check names the check that failed. */
+export interface SnapshotError extends SandboxError {
+  readonly code: 'SNAPSHOT_ERROR';
+  readonly check: 'magic' | 'version' | 'truncated' | 'checksum' | 'format' | 'limits';
 }
 
 export interface RunOptions {
@@ -175,6 +217,17 @@ export class Sandbox {
   private constructor();
   /** Makes a sandbox; the first call loads the core. */
   static create(options?: SandboxOptions): Promise<Sandbox>;
+  /**
+   * Makes a sandbox from snapshot bytes; limits left out of options take
+   * the snapshot's. Rejects with a SnapshotError naming the failed check.
+   */
+  static restore(bytes: Uint8Array | ArrayBuffer, options?: SandboxOptions): Promise<Sandbox>;
+  /** Restores the sandbox saved under name; NOT_FOUND if there is none. */
+  static load(name: string, options?: SandboxOptions): Promise<Sandbox>;
+  /** The saved sandboxes, sorted by name. */
+  static list(options?: StoreOptions): Promise<SavedSandbox[]>;
+  /** Removes a saved sandbox; NOT_FOUND if there is none. */
+  static delete(name: string, options?: StoreOptions): Promise<void>;
   /** Describes the runtime. */
   static info(): Promise<RuntimeInfo>;
   info(): RuntimeInfo;
@@ -198,6 +251,12 @@ export class Sandbox {
    * word, file names after it. Empty while a command runs.
    */
   complete(line: string): string[];
+  /** The whole state (files, variables, functions, ...) as bytes; EBUSY while a command runs. */
+  snapshot(): Uint8Array;
+  /** An independent copy sharing unchanged file data; EBUSY while a command runs. */
+  fork(): Promise<Sandbox>;
+  /** Saves a snapshot under name in the sandbox's store. */
+  save(name: string): Promise<void>;
   /** Stops running commands and frees the sandbox; idempotent. */
   destroy(): void;
 }
@@ -206,7 +265,7 @@ export class Sandbox {
  * Sets the folder (URL, or a path under Node) holding wasmsand.wasm,
  * wasm_exec.js and tools/. Call it before the first Sandbox.create.
  */
-export function configure(options: { baseURL?: string | URL }): void;
+export function configure(options: { baseURL?: string | URL; stateDir?: string }): void;
 
 // ---- createWasmSandbox: one untrusted module at a time
 

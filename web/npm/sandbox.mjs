@@ -221,6 +221,28 @@ function check(v) {
 
 const token = Symbol('wasmsand.Sandbox');
 
+// storeOption is the store a sandbox saves to: options.store (an object
+// with put, get, list and delete returning Promises), or the platform's
+// own (files in Node, IndexedDB in browsers).
+function storeOption(options) {
+  if (options.store !== undefined && options.store !== null) return options.store;
+  return platform.defaultStore ? platform.defaultStore(options) : undefined;
+}
+
+// prepare starts the core and reads the tools and store options as create
+// does.
+async function prepare(options, what) {
+  if (options === null || typeof options !== 'object') {
+    throw new SandboxError('INVALID_ARGUMENT', `${what}: options must be an object`);
+  }
+  const { onProgress, ...opts } = options;
+  const progress = typeof onProgress === 'function' ? new Progress(onProgress) : null;
+  const api = await core(progress);
+  opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+  opts.store = storeOption(opts);
+  return { api, opts };
+}
+
 /** A sandbox: a shell, a filesystem and limits. Make one with Sandbox.create. */
 export class Sandbox {
   #api;
@@ -237,7 +259,10 @@ export class Sandbox {
    * memoryLimitBytes, fsLimitBytes, maxProcesses, fuel, outputLimitBytes, env,
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
    * bytes, or where to find a manifest.json), onProgress({loaded, total})
-   * called as the core and tool modules download.
+   * called as the core and tool modules download, persist (a name: resume
+   * the sandbox saved under it, and save after every run), store (where
+   * save, load and persist keep snapshots; default files in Node, under
+   * storeDir, and IndexedDB in browsers).
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -250,8 +275,54 @@ export class Sandbox {
     const progress = onProgress ? new Progress(onProgress) : null;
     const api = await core(progress);
     opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+    opts.store = storeOption(opts);
     const id = await api.create(opts);
     return new Sandbox(token, api, id);
+  }
+
+  /**
+   * Sandbox.restore(bytes, options) resolves to a sandbox made from a
+   * snapshot. Options are create's; limits left out take the snapshot's.
+   * A bad snapshot rejects with code SNAPSHOT_ERROR and a `check` property
+   * naming what failed: magic, version, truncated, checksum, format, limits.
+   */
+  static async restore(bytes, options = {}) {
+    const { api, opts } = await prepare(options, 'Sandbox.restore');
+    return new Sandbox(token, api, await api.restore(bytes, opts));
+  }
+
+  /** Sandbox.load(name, options) restores the sandbox saved under name. */
+  static async load(name, options = {}) {
+    const { api, opts } = await prepare(options, 'Sandbox.load');
+    return new Sandbox(token, api, await api.load(name, opts));
+  }
+
+  /** Sandbox.list(options) resolves to the saved sandboxes: [{name, size, modified}]. */
+  static async list(options = {}) {
+    const api = await core();
+    return api.list({ store: storeOption(options) });
+  }
+
+  /** Sandbox.delete(name, options) removes a saved sandbox. */
+  static async delete(name, options = {}) {
+    const api = await core();
+    await api.delete(name, { store: storeOption(options) });
+  }
+
+  /**
+   * snapshot() returns the sandbox's whole state as bytes (Uint8Array) for
+   * Sandbox.restore. It throws EBUSY while a command runs.
+   */
+  snapshot() { return check(this.#api.snapshot(this.#id)); }
+
+  /** fork() resolves to an independent copy that shares unchanged files. */
+  async fork() {
+    return new Sandbox(token, this.#api, await this.#api.fork(this.#id));
+  }
+
+  /** save(name) stores a snapshot under name (after a running command ends). */
+  async save(name) {
+    await this.#api.save(this.#id, name);
   }
 
   /** Sandbox.info() describes the runtime: {engine, jspi, version, goVersion}. */
