@@ -42,7 +42,7 @@ func TestPersistReload(t *testing.T) {
 
 	var res struct {
 		Restored, Parent, Child, Check, Code string
-		Deleted                             bool
+		Deleted                              bool
 	}
 	eval(t, ctx, `(async () => {
 		const sb = await W.Sandbox.create({ seed: 3 });
