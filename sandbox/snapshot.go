@@ -172,6 +172,9 @@ func (m *snapshotMeta) encode(w *wire.Writer) {
 func (m *snapshotMeta) decode(r *wire.Reader) {
 	m.timeout = time.Duration(r.Int(0, 1<<62, "timeout"))
 	m.memoryLimit = r.Int(0, 1<<48, "memory limit")
+	if m.memoryLimit != 0 && m.memoryLimit < 65536 {
+		r.Fail("memory limit %d below one WebAssembly page", m.memoryLimit)
+	}
 	m.fsLimit = r.Int(0, 1<<62, "file system limit")
 	m.maxInodes = int(r.Int(0, 1<<40, "inode limit"))
 	m.maxProcesses = int(r.Int(0, 1<<30, "process limit"))
