@@ -55,13 +55,20 @@ func (f *FS) AppendSnapshot(b []byte, abbrev func(data []byte) (key string, ok b
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	inos := make([]Ino, 0, len(f.inodes))
+	data := 0 // bytes of file data held, holes not counted
 	for ino, n := range f.inodes {
 		if n.nlink > 0 || ino == RootIno {
 			inos = append(inos, ino)
+			for _, c := range n.chunks {
+				if c != nil {
+					data += len(c.data)
+				}
+			}
+			data += len(n.target)
 		}
 	}
 	slices.Sort(inos)
-	w := wire.Writer{B: slices.Grow(b, int(f.used)+64*len(inos)+64)}
+	w := wire.Writer{B: slices.Grow(b, data+64*len(inos)+64)}
 	w.Uvarint(uint64(f.nextIno))
 	w.Uvarint(uint64(f.maxB))
 	w.Uvarint(uint64(f.maxI))
