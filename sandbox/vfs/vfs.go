@@ -230,6 +230,8 @@ type inode struct {
 	target string // symlink
 
 	pipe *pipe // FIFO, created on first open
+
+	clone *inode // during Clone (f.mu held), this inode's copy
 }
 
 // genCounter hands out chunk generations. Generations are global so that a
@@ -368,52 +370,55 @@ func (f *FS) Clone() *FS {
 	f.gen = genCounter.Add(1)
 	c.gen = genCounter.Add(1)
 
-	live, nchunks := 0, 0
-	for _, n := range f.inodes {
-		if n.nlink > 0 || n.ino == RootIno {
-			live++
-			nchunks += len(n.chunks)
-		}
-	}
-	// One allocation for the inodes and one for their chunk lists.
-	block := make([]inode, live)
-	chunks := make([]*chunk, nchunks)
-	dirs := make([]*inode, 0, 64)
-	i := 0
+	// One pass over the table: copy each live inode into one block and
+	// its chunk list into shared blocks, noting the copy in n.clone; a
+	// second pass over the directories links their entries.
+	block := make([]inode, 0, len(f.inodes))
+	orig := make([]*inode, 0, len(f.inodes))
+	var chunks []*chunk
 	for ino, n := range f.inodes {
 		if n.nlink == 0 && ino != RootIno {
 			continue
 		}
-		m := &block[i]
-		i++
+		block = append(block, inode{})
+		m := &block[len(block)-1]
 		m.ino, m.typ, m.dev, m.mode, m.nlink = n.ino, n.typ, n.dev, n.mode, n.nlink
 		m.atime.Store(n.atime.Load())
 		m.mtime, m.ctime = n.mtime, n.ctime
 		m.size, m.target = n.size, n.target
 		if k := len(n.chunks); k > 0 {
+			if len(chunks) < k {
+				chunks = make([]*chunk, max(k, 4096))
+			}
 			// The capacity is capped so that growing the file in
 			// either FS reallocates rather than sharing the rest.
 			m.chunks = chunks[:k:k]
 			chunks = chunks[k:]
 			copy(m.chunks, n.chunks)
 		}
+		n.clone = m
+		orig = append(orig, n)
 		c.inodes[ino] = m
 		switch n.typ {
 		case TypeRegular:
 			c.used += n.size
 		case TypeSymlink:
 			c.used += int64(len(n.target))
-		case TypeDir:
-			dirs = append(dirs, n)
 		}
 	}
-	for _, n := range dirs {
-		m := c.inodes[n.ino]
-		m.parent = c.inodes[n.parent.ino]
+	for _, n := range orig {
+		if n.typ != TypeDir {
+			continue
+		}
+		m := n.clone
+		m.parent = n.parent.clone
 		m.entries = make(map[string]*inode, len(n.entries))
 		for name, child := range n.entries {
-			m.entries[name] = c.inodes[child.ino]
+			m.entries[name] = child.clone
 		}
+	}
+	for _, n := range orig {
+		n.clone = nil
 	}
 	return c
 }
