@@ -1,6 +1,16 @@
 package browser
 
-import "testing"
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
+)
 
 // TestPersistReload creates a sandbox with persist, changes its files and
 // variables, reloads the page and finds both back (through IndexedDB);
@@ -70,5 +80,74 @@ func TestPersistReload(t *testing.T) {
 	}
 	if !res.Deleted {
 		t.Error("Sandbox.delete left page-work in the list")
+	}
+}
+
+// TestSnapshotCrossRuntimeChromium runs the same script natively and in
+// Chromium: the snapshots must be the same bytes, and the native one
+// restored in the page must answer a probe as the native sandbox does.
+func TestSnapshotCrossRuntimeChromium(t *testing.T) {
+	s := buildSite(t)
+	base := serveSite(t, s)
+	ctx := newTab(t)
+	open(t, ctx, base+"esm.html")
+
+	const script = `mkdir -p d && seq 3 | sort -r > d/s && head -c 100 /dev/urandom | od -An -tx1 | tail -n 1 > d/u
+ln -s d/s link; x=$RANDOM; declare -A m=([k]=v); f() { echo "f:$x"; }; cd d`
+	const probe = `declare -p x m; f; pwd; cat s u ../link; echo $RANDOM`
+	const clockMs = 1767323045000
+	clock := time.UnixMilli(clockMs).UTC()
+	opts := sandbox.Options{ToolsDir: guesttest.Dir(t), CacheDir: t.TempDir(), Seed: 4,
+		Clock: func() time.Time { return clock }}
+	bg := context.Background()
+	sb, err := sandbox.New(bg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	if res, err := sb.Run(bg, script); err != nil || res.ExitCode != 0 {
+		t.Fatalf("native script: %v %+v", err, res)
+	}
+	native, err := sb.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Snap  string // base64
+		Probe string
+	}
+	eval(t, ctx, `(async () => {
+		const opts = { seed: 4, clock: `+strconv.Itoa(clockMs)+` };
+		const sb = await W.Sandbox.create(opts);
+		await sb.run(`+jsString(script)+`);
+		const snap = sb.snapshot();
+		const native = Uint8Array.from(atob(`+jsString(base64.StdEncoding.EncodeToString(native))+`), (c) => c.charCodeAt(0));
+		const r = await W.Sandbox.restore(native, { clock: opts.clock });
+		const probe = (await r.run(`+jsString(probe)+`)).stdout;
+		sb.destroy(); r.destroy();
+		let bin = '';
+		for (const b of snap) bin += String.fromCharCode(b);
+		return { snap: btoa(bin), probe };
+	})()`, &got)
+	inPage, err := base64.StdEncoding.DecodeString(got.Snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(native, inPage) {
+		t.Errorf("the same script gave different snapshots natively (%d bytes) and in Chromium (%d bytes)", len(native), len(inPage))
+	}
+	r, err := sandbox.Restore(bg, inPage, opts)
+	if err != nil {
+		t.Fatalf("Chromium's snapshot restored natively: %v", err)
+	}
+	defer r.Close()
+	for name, s := range map[string]*sandbox.Sandbox{"native sandbox": sb, "Chromium's snapshot restored natively": r} {
+		res, err := s.Run(bg, probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(res.Stdout) != got.Probe {
+			t.Errorf("%s:\n%s\nnative snapshot restored in Chromium:\n%s", name, res.Stdout, got.Probe)
+		}
 	}
 }
