@@ -215,7 +215,8 @@ type inode struct {
 	dev   Device
 	mode  fs.FileMode // 0o7777 bits
 	nlink uint64
-	open  int // open File handles
+	open  int    // open File handles
+	clone *inode // during Clone (f.mu held), this inode's copy
 	// Times in Unix nanoseconds. atime is atomic because reads update it
 	// under the read lock.
 	atime        atomic.Int64
@@ -230,8 +231,6 @@ type inode struct {
 	target string // symlink
 
 	pipe *pipe // FIFO, created on first open
-
-	clone *inode // during Clone (f.mu held), this inode's copy
 }
 
 // genCounter hands out chunk generations. Generations are global so that a
