@@ -41,6 +41,13 @@ func Register(host js.Value, version string) {
 		"info":         a.info,
 		"run":          a.run,
 		"runCode":      a.runCode,
+		"snapshot":     a.snapshot,
+		"restore":      a.restore,
+		"fork":         a.fork,
+		"save":         a.save,
+		"load":         a.load,
+		"list":         a.list,
+		"delete":       a.deleteSaved,
 		"readFile":     a.readFile,
 		"readTextFile": a.readTextFile,
 		"writeFile":    a.writeFile,
@@ -52,13 +59,6 @@ func Register(host js.Value, version string) {
 		"getEnv":       a.getEnv,
 		"complete":     a.complete,
 		"destroy":      a.destroy,
-		"snapshot":     a.snapshot,
-		"restore":      a.restore,
-		"fork":         a.fork,
-		"save":         a.save,
-		"load":         a.load,
-		"list":         a.list,
-		"delete":       a.deleteSaved,
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
 	}

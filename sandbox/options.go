@@ -68,16 +68,16 @@ type Options struct {
 	Tools fs.FS
 	// CacheDir, if set, holds compiled modules across runs on disk.
 	CacheDir string
-	// Engine, if set, makes the engine that runs guests; the js/wasm
-	// build passes one over the host's native WebAssembly. nil means
-	// wazero, shared by every sandbox with the same CacheDir.
-	Engine EngineFactory
 	// Store keeps snapshots for Save, Load and Persist.
 	Store Store
 	// Persist, if set, names a snapshot in Store: New resumes the sandbox
 	// saved under that name (if any) instead of making a fresh one, and
 	// every Run saves the sandbox there when it ends.
 	Persist string
+	// Engine, if set, makes the engine that runs guests; the js/wasm
+	// build passes one over the host's native WebAssembly. nil means
+	// wazero, shared by every sandbox with the same CacheDir.
+	Engine EngineFactory
 }
 
 // RunOption adjusts one Run.
