@@ -62,6 +62,7 @@ func Register(host js.Value, version string) {
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
 	}
+	defaultStore = host.Get("defaultStore")
 	registerWasmSandbox(obj, a.errClass)
 	host.Call("ready", obj)
 }
@@ -194,7 +195,7 @@ func (a *api) create(args []js.Value) any {
 func parseOptions(o js.Value) (sandbox.Options, error) {
 	opts := sandbox.Options{Engine: EngineFactory}
 	if o.IsUndefined() || o.IsNull() {
-		return opts, nil
+		o = jsObject.New()
 	}
 	if o.Type() != js.TypeObject {
 		return opts, argErrorf("Sandbox.create: options must be an object")

@@ -147,6 +147,9 @@ func (a *api) deleteSaved(args []js.Value) any {
 	})
 }
 
+// defaultStore is the loader's host.defaultStore(options), if it gave one.
+var defaultStore = js.Undefined()
+
 // parseStoreOptions reads options.store (an object the loader gives:
 // {put, get, list, delete}, or the string "indexeddb" in a browser) and
 // options.persist (a name).
@@ -161,6 +164,11 @@ func parseStoreOptions(o js.Value, opts *sandbox.Options) error {
 		opts.Persist = p.String()
 	}
 	st := o.Get("store")
+	if (st.IsUndefined() || st.IsNull()) && defaultStore.Type() == js.TypeFunction {
+		// The loader's store for options that name none: files under
+		// options.storeDir in Node, "indexeddb" in a browser.
+		st = defaultStore.Invoke(o)
+	}
 	switch {
 	case st.IsUndefined() || st.IsNull():
 	case st.Type() == js.TypeString && st.String() == "indexeddb":

@@ -103,6 +103,15 @@ export interface SandboxOptions {
   /** A fixed sandbox time, in ms since the epoch. */
   clock?: number;
   /**
+   * A name: create resumes the sandbox saved under it (if any), and every
+   * run saves the sandbox there when it ends.
+   */
+  persist?: string;
+  /** Where save, load and persist keep snapshots. Default: files in Node (storeDir), IndexedDB in browsers. */
+  store?: SnapshotStore;
+  /** Node: the folder of the default store (default ./.wasmsand). */
+  storeDir?: string;
+  /**
    * The tools: a folder (URL or path) holding manifest.json and *.wasm
    * modules, or an object of file name → ToolFile ("manifest.json" may be
    * an object of module file → command names). Default: the package's tools.
@@ -110,15 +119,6 @@ export interface SandboxOptions {
   tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
   /** Called as the core and tool modules download (they are megabytes). */
   onProgress?: (progress: LoadProgress) => void;
-  /**
-   * A name: create resumes the sandbox saved under it (if any), and every
-   * run saves the sandbox there when it ends.
-   */
-  persist?: string;
-  /** Where save, load and persist keep snapshots. Default: files in Node (storeDir), IndexedDB in browsers. */
-  store?: SnapshotStore;
-  /** Node: the folder of the default store (default: configure's stateDir, else ./.wasmsand). */
-  storeDir?: string;
 }
 
 /**
@@ -235,6 +235,12 @@ export class Sandbox {
   run(command: string, options?: RunOptions): Promise<RunResult>;
   /** Runs JavaScript in a fresh guest over this sandbox's files; rejects with ValidationError for a bad request. */
   runCode(request: RunCodeRequest): Promise<RunCodeResult>;
+  /** The whole state (files, variables, functions, ...) as bytes; EBUSY while a command runs. */
+  snapshot(): Uint8Array;
+  /** An independent copy sharing unchanged file data; EBUSY while a command runs. */
+  fork(): Promise<Sandbox>;
+  /** Saves a snapshot under name in the sandbox's store. */
+  save(name: string): Promise<void>;
   /** getApiMetadata(bridges), as the module function. */
   getApiMetadata(bridges: Record<string, Bridge>): BridgeMetadata[];
   readFile(path: string): Uint8Array;
@@ -251,12 +257,6 @@ export class Sandbox {
    * word, file names after it. Empty while a command runs.
    */
   complete(line: string): string[];
-  /** The whole state (files, variables, functions, ...) as bytes; EBUSY while a command runs. */
-  snapshot(): Uint8Array;
-  /** An independent copy sharing unchanged file data; EBUSY while a command runs. */
-  fork(): Promise<Sandbox>;
-  /** Saves a snapshot under name in the sandbox's store. */
-  save(name: string): Promise<void>;
   /** Stops running commands and frees the sandbox; idempotent. */
   destroy(): void;
 }
@@ -265,7 +265,7 @@ export class Sandbox {
  * Sets the folder (URL, or a path under Node) holding wasmsand.wasm,
  * wasm_exec.js and tools/. Call it before the first Sandbox.create.
  */
-export function configure(options: { baseURL?: string | URL; stateDir?: string }): void;
+export function configure(options: { baseURL?: string | URL }): void;
 
 // ---- createWasmSandbox: one untrusted module at a time
 

@@ -1,8 +1,9 @@
 // wasmsand for Node: the Sandbox API, with the core and the tool modules
 // read from this package's folder. Tool modules are read the first time one
 // of their commands runs, once per process.
-import { readFile, readdir, mkdir, open, rename, unlink, stat } from 'node:fs/promises';
+import { mkdir, open, rename, unlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readFile, readdir } from 'node:fs/promises';
 import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 
@@ -66,10 +67,45 @@ function dirURL(spec) {
  */
 export function configure(options = {}) {
   if (options.baseURL !== undefined) base = dirURL(options.baseURL);
-  if (options.stateDir !== undefined) stateDir = String(options.stateDir);
 }
 
-let stateDir = null;
+definePlatform({
+  async loadCore(progress) {
+    const [wasmExecSource, bytes] = await Promise.all([
+      readFile(new URL('wasm_exec.js', base), 'utf8'),
+      readFile(new URL('wasmsand.wasm', base)),
+    ]);
+    progress?.add(bytes.length, bytes.length);
+    return { wasmExecSource, module: await WebAssembly.compile(bytes) };
+  },
+  defaultTools(progress) {
+    return readTools(new URL('tools/', base), progress);
+  },
+  // loadTools accepts a folder (path or URL, or its manifest.json), or an
+  // object mapping file names to bytes, file URLs or loader functions.
+  async loadTools(spec, progress) {
+    if (typeof spec === 'string' || spec instanceof URL) return readTools(dirURL(spec), progress);
+    if (spec === null || typeof spec !== 'object') {
+      throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.tools must be a folder or an object of file name → bytes');
+    }
+    const out = {};
+    for (const [name, v] of Object.entries(spec)) {
+      if (v instanceof URL) {
+        out[name] = () => toolModule(v, progress);
+      } else if (name === 'manifest.json' && v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
+        out[name] = new TextEncoder().encode(JSON.stringify(v));
+      } else {
+        out[name] = v;
+      }
+    }
+    return out;
+  },
+  // defaultStore keeps snapshots as files in options.storeDir, else
+  // .wasmsand in the working directory.
+  defaultStore(options) {
+    return dirStore(options?.storeDir ?? join(process.cwd(), '.wasmsand'));
+  },
+});
 
 function quota(err) {
   if (err && (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'EFBIG')) {
@@ -150,41 +186,3 @@ export function dirStore(dir) {
     },
   };
 }
-
-definePlatform({
-  // defaultStore keeps snapshots in options.storeDir, else the folder
-  // configure({stateDir}) set, else .wasmsand in the working directory.
-  defaultStore(options) {
-    return dirStore(options.storeDir ?? stateDir ?? join(process.cwd(), '.wasmsand'));
-  },
-  async loadCore(progress) {
-    const [wasmExecSource, bytes] = await Promise.all([
-      readFile(new URL('wasm_exec.js', base), 'utf8'),
-      readFile(new URL('wasmsand.wasm', base)),
-    ]);
-    progress?.add(bytes.length, bytes.length);
-    return { wasmExecSource, module: await WebAssembly.compile(bytes) };
-  },
-  defaultTools(progress) {
-    return readTools(new URL('tools/', base), progress);
-  },
-  // loadTools accepts a folder (path or URL, or its manifest.json), or an
-  // object mapping file names to bytes, file URLs or loader functions.
-  async loadTools(spec, progress) {
-    if (typeof spec === 'string' || spec instanceof URL) return readTools(dirURL(spec), progress);
-    if (spec === null || typeof spec !== 'object') {
-      throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.tools must be a folder or an object of file name → bytes');
-    }
-    const out = {};
-    for (const [name, v] of Object.entries(spec)) {
-      if (v instanceof URL) {
-        out[name] = () => toolModule(v, progress);
-      } else if (name === 'manifest.json' && v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
-        out[name] = new TextEncoder().encode(JSON.stringify(v));
-      } else {
-        out[name] = v;
-      }
-    }
-    return out;
-  },
-});

@@ -184,7 +184,10 @@ async function startCore(progress) {
   const stubs = goStubs();
   let ready, failed;
   const api = new Promise((resolve, reject) => { ready = resolve; failed = reject; });
-  const own = { ...stubs, wasmsandHost: { SandboxError, ready } };
+  // defaultStore gives the core the store of options that name none
+  // (files in Node, IndexedDB in browsers).
+  const defaultStore = (options) => platform.defaultStore?.(options);
+  const own = { ...stubs, wasmsandHost: { SandboxError, ready, defaultStore } };
   if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
     own.setImmediate = fastSetImmediate();
   }
@@ -221,28 +224,6 @@ function check(v) {
 
 const token = Symbol('wasmsand.Sandbox');
 
-// storeOption is the store a sandbox saves to: options.store (an object
-// with put, get, list and delete returning Promises), or the platform's
-// own (files in Node, IndexedDB in browsers).
-function storeOption(options) {
-  if (options.store !== undefined && options.store !== null) return options.store;
-  return platform.defaultStore ? platform.defaultStore(options) : undefined;
-}
-
-// prepare starts the core and reads the tools and store options as create
-// does.
-async function prepare(options, what) {
-  if (options === null || typeof options !== 'object') {
-    throw new SandboxError('INVALID_ARGUMENT', `${what}: options must be an object`);
-  }
-  const { onProgress, ...opts } = options;
-  const progress = typeof onProgress === 'function' ? new Progress(onProgress) : null;
-  const api = await core(progress);
-  opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
-  opts.store = storeOption(opts);
-  return { api, opts };
-}
-
 /** A sandbox: a shell, a filesystem and limits. Make one with Sandbox.create. */
 export class Sandbox {
   #api;
@@ -259,10 +240,7 @@ export class Sandbox {
    * memoryLimitBytes, fsLimitBytes, maxProcesses, fuel, outputLimitBytes, env,
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
    * bytes, or where to find a manifest.json), onProgress({loaded, total})
-   * called as the core and tool modules download, persist (a name: resume
-   * the sandbox saved under it, and save after every run), store (where
-   * save, load and persist keep snapshots; default files in Node, under
-   * storeDir, and IndexedDB in browsers).
+   * called as the core and tool modules download.
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -275,7 +253,6 @@ export class Sandbox {
     const progress = onProgress ? new Progress(onProgress) : null;
     const api = await core(progress);
     opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
-    opts.store = storeOption(opts);
     const id = await api.create(opts);
     return new Sandbox(token, api, id);
   }
@@ -291,22 +268,25 @@ export class Sandbox {
     return new Sandbox(token, api, await api.restore(bytes, opts));
   }
 
-  /** Sandbox.load(name, options) restores the sandbox saved under name. */
+  /**
+   * Sandbox.load(name, options) restores the sandbox saved under name in
+   * options.store: by default files in Node (in options.storeDir, else
+   * ./.wasmsand) and IndexedDB in browsers. create's option persist: name
+   * resumes that sandbox and saves it after every run.
+   */
   static async load(name, options = {}) {
     const { api, opts } = await prepare(options, 'Sandbox.load');
     return new Sandbox(token, api, await api.load(name, opts));
   }
 
-  /** Sandbox.list(options) resolves to the saved sandboxes: [{name, size, modified}]. */
+  /** Sandbox.list({store, storeDir}) resolves to the saved sandboxes: [{name, size, modified}]. */
   static async list(options = {}) {
-    const api = await core();
-    return api.list({ store: storeOption(options) });
+    return (await core()).list(options);
   }
 
-  /** Sandbox.delete(name, options) removes a saved sandbox. */
+  /** Sandbox.delete(name, {store, storeDir}) removes a saved sandbox. */
   static async delete(name, options = {}) {
-    const api = await core();
-    await api.delete(name, { store: storeOption(options) });
+    await (await core()).delete(name, options);
   }
 
   /**
@@ -320,7 +300,7 @@ export class Sandbox {
     return new Sandbox(token, this.#api, await this.#api.fork(this.#id));
   }
 
-  /** save(name) stores a snapshot under name (after a running command ends). */
+  /** save(name) stores a snapshot under name in the sandbox's store. */
   async save(name) {
     await this.#api.save(this.#id, name);
   }
@@ -408,4 +388,17 @@ export class Sandbox {
   destroy() {
     this.#api.destroy(this.#id);
   }
+}
+
+// prepare starts the core and reads the tools option as create does, for
+// restore and load.
+async function prepare(options, what) {
+  if (options === null || typeof options !== 'object') {
+    throw new SandboxError('INVALID_ARGUMENT', `${what}: options must be an object`);
+  }
+  const { onProgress, ...opts } = options;
+  const progress = typeof onProgress === 'function' ? new Progress(onProgress) : null;
+  const api = await core(progress);
+  opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+  return { api, opts };
 }
