@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"net/url"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/chromedp"
 
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
@@ -149,5 +153,54 @@ ln -s d/s link; x=$RANDOM; declare -A m=([k]=v); f() { echo "f:$x"; }; cd d`
 		if string(res.Stdout) != got.Probe {
 			t.Errorf("%s:\n%s\nnative snapshot restored in Chromium:\n%s", name, res.Stdout, got.Probe)
 		}
+	}
+}
+
+// TestIndexedDBQuota lowers the page's storage quota through the DevTools
+// protocol, fills it with a save, and expects QUOTA_EXCEEDED with the
+// previous save intact.
+func TestIndexedDBQuota(t *testing.T) {
+	s := buildSite(t)
+	base := serveSite(t, s)
+	ctx := newTab(t)
+	open(t, ctx, base+"esm.html")
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := u.Scheme + "://" + u.Host
+	quota := float64(4 << 20)
+	if _, err := chromedp.Call(ctx, storage.OverrideQuotaForOrigin, storage.OverrideQuotaForOriginParams{Origin: origin, QuotaSize: &quota}); err != nil {
+		t.Fatalf("Storage.overrideQuotaForOrigin: %v", err)
+	}
+	defer chromedp.Call(ctx, storage.OverrideQuotaForOrigin, storage.OverrideQuotaForOriginParams{Origin: origin})
+	var got struct {
+		Code, Kept string
+		Saves      []string
+	}
+	eval(t, ctx, `(async () => {
+		const sb = await W.Sandbox.create({ fsLimitBytes: 64 << 20 });
+		await sb.run('echo small > f');
+		await sb.save('quota-test');
+		// 16 MB of random bytes: more than the quota even if stored compressed.
+		const big = new Uint8Array(16 << 20);
+		for (let i = 0; i < big.length; i += 65536) crypto.getRandomValues(big.subarray(i, i + 65536));
+		sb.writeFile('/home/user/big', big);
+		await sb.run('echo large > f');
+		const out = {};
+		try { await sb.save('quota-test'); out.code = 'none'; } catch (e) { out.code = e.code; }
+		sb.destroy();
+		const back = await W.Sandbox.load('quota-test');
+		out.kept = (await back.run('cat f; test -e big && echo big')).stdout;
+		back.destroy();
+		out.saves = (await W.Sandbox.list()).map((e) => e.name);
+		await W.Sandbox.delete('quota-test');
+		return out;
+	})()`, &got)
+	if got.Code != "QUOTA_EXCEEDED" {
+		t.Errorf("a save past the quota: code %q, want QUOTA_EXCEEDED", got.Code)
+	}
+	if got.Kept != "small\n" {
+		t.Errorf("after the failed save, the saved sandbox has %q, want the previous save (small)", got.Kept)
 	}
 }
