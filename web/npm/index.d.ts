@@ -266,6 +266,8 @@ export class Sandbox {
  * wasm_exec.js and tools/. Call it before the first Sandbox.create.
  */
 export function configure(options: { baseURL?: string | URL }): void;
+/** Node only: a store keeping snapshots as NAME.wsbx files in dir (as `wasmsand --state DIR`). */
+export function dirStore(dir: string): SnapshotStore;
 
 // ---- createWasmSandbox: one untrusted module at a time
 
