@@ -215,8 +215,11 @@ type inode struct {
 	dev   Device
 	mode  fs.FileMode // 0o7777 bits
 	nlink uint64
-	open  int    // open File handles
-	clone *inode // during Clone (f.mu held), this inode's copy
+	open  int // open File handles
+	// cloneAt is where Clone put this inode's copy in its block; valid
+	// only inside Clone (f.mu held). An index, not a pointer, so that
+	// setting it costs no write barrier and nothing need clear it.
+	cloneAt int
 	// Times in Unix nanoseconds. atime is atomic because reads update it
 	// under the read lock.
 	atime        atomic.Int64
@@ -370,10 +373,9 @@ func (f *FS) Clone() *FS {
 	c.gen = genCounter.Add(1)
 
 	// One pass over the table: copy each live inode into one block and
-	// its chunk list into shared blocks, noting the copy in n.clone; a
+	// its chunk list into shared blocks, noting where in n.cloneAt; a
 	// second pass over the directories links their entries.
 	block := make([]inode, 0, len(f.inodes))
-	orig := make([]*inode, 0, len(f.inodes))
 	var chunks []*chunk
 	for ino, n := range f.inodes {
 		if n.nlink == 0 && ino != RootIno {
@@ -395,8 +397,7 @@ func (f *FS) Clone() *FS {
 			chunks = chunks[k:]
 			copy(m.chunks, n.chunks)
 		}
-		n.clone = m
-		orig = append(orig, n)
+		n.cloneAt = len(block) - 1
 		c.inodes[ino] = m
 		switch n.typ {
 		case TypeRegular:
@@ -405,19 +406,17 @@ func (f *FS) Clone() *FS {
 			c.used += int64(len(n.target))
 		}
 	}
-	for _, n := range orig {
-		if n.typ != TypeDir {
+	for i := range block {
+		m := &block[i]
+		if m.typ != TypeDir {
 			continue
 		}
-		m := n.clone
-		m.parent = n.parent.clone
+		n := f.inodes[m.ino]
+		m.parent = &block[n.parent.cloneAt]
 		m.entries = make(map[string]*inode, len(n.entries))
 		for name, child := range n.entries {
-			m.entries[name] = child.clone
+			m.entries[name] = &block[child.cloneAt]
 		}
-	}
-	for _, n := range orig {
-		n.clone = nil
 	}
 	return c
 }
