@@ -398,6 +398,15 @@ func (a *api) run(args []js.Value) any {
 			cancel(nil)
 		}()
 		res, err := s.sb.Run(ctx, cmd.String(), ropts...)
+		if err != nil && res != nil {
+			// The command ran but saving it (persist) failed: the
+			// error carries the result, as ABORTED does.
+			outW.flush()
+			errW.flush()
+			e := a.jsErr(err)
+			e.Set("result", resultObject(res))
+			return nil, abortedError{e}
+		}
 		if err != nil {
 			return nil, err
 		}

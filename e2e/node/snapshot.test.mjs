@@ -106,4 +106,10 @@ test('a store whose put fails for space keeps the previous save', async (t) => {
   await sb.run('echo two > f');
   await assert.rejects(sb.save('s'), (err) => err.code === 'QUOTA_EXCEEDED');
   assert.deepEqual(saved.get('s'), before);
+  // With persist, the run rejects but carries its result.
+  full = false;
+  const p = await Sandbox.create({ store, persist: 'p' });
+  t.after(() => p.destroy());
+  full = true;
+  await assert.rejects(p.run('echo ran'), (err) => err.code === 'QUOTA_EXCEEDED' && err.result?.stdout === 'ran\n');
 });

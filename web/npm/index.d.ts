@@ -104,7 +104,8 @@ export interface SandboxOptions {
   clock?: number;
   /**
    * A name: create resumes the sandbox saved under it (if any), and every
-   * run saves the sandbox there when it ends.
+   * run saves the sandbox there when it ends (a failed save rejects the
+   * run with the save's error, whose result holds what the command did).
    */
   persist?: string;
   /** Where save, load and persist keep snapshots. Default: files in Node (storeDir), IndexedDB in browsers. */
