@@ -52,7 +52,8 @@
 // options that are on (names, sorted); the global variables sorted by name
 // (name, attributes uvarint, set flag, scalar value, indexed elements as
 // index varint and value, associative keys in insertion order, their
-// values); functions sorted by name (name, source text, flags byte: 1
+// values); functions sorted by name (name, source text, the number of
+// lines before it in the text that defined it, flags byte: 1
 // aliases already expanded, 2 readonly, 4 exported); then aliases, traps,
 // the hash table and completion specs as sorted name/value lists, and
 // the disabled builtins.

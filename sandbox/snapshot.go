@@ -255,6 +255,7 @@ func encodeShell(w *wire.Writer, st *shell.State) {
 	for _, f := range st.Funcs {
 		w.String(f.Name)
 		w.String(f.Source)
+		w.Uvarint(uint64(f.Line))
 		var flags byte
 		if f.AliasesExpanded {
 			flags |= 1
@@ -306,9 +307,10 @@ func decodeShell(r *wire.Reader) *shell.State {
 		v.Values = r.Strings("values")
 		st.Vars = append(st.Vars, v)
 	}
-	n = r.Count(3, "functions")
+	n = r.Count(4, "functions")
 	for i := 0; i < n && r.Err() == nil; i++ {
 		f := shell.StateFunc{Name: r.String("a function name"), Source: r.String("a function")}
+		f.Line = int(r.Uint(1<<24, "a function's line"))
 		flags := r.Byte()
 		if flags&^7 != 0 {
 			r.Fail("function flags %#x", flags)

@@ -335,3 +335,49 @@ func FuzzRestore(f *testing.F) {
 		}
 	})
 }
+
+// TestSnapshotFunctions checks that functions defined in every way bash
+// allows survive a snapshot: they print and run the same after Restore.
+func TestSnapshotFunctions(t *testing.T) {
+	ctx := context.Background()
+	sb, err := New(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	res := run(t, sb, `
+function k { echo "k $1"; }
+s() ( echo "sub $BASH_SUBSHELL" )
+r() { echo "to stderr" >&2; } 2>&1
+h() {
+	cat <<-EOF
+	heredoc $1
+	EOF
+}
+eval 'e() { echo "from eval"; }'
+shopt -s expand_aliases; alias say='echo said'
+a() { say "$@"; }
+n() { local -n ref=$1; ref=set; }
+declare -fr ro
+ro() { :; } 2>/dev/null
+q() { [[ $1 == x* ]] && echo "match ${1#x}"; }
+export -f k
+`)
+	if res.ExitCode != 0 {
+		t.Fatalf("setup: %s", res.Stderr)
+	}
+	snap, err := sb.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Restore(ctx, snap, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	const probe = `declare -f; k 1; s; r; h doc 2>&1 || echo "h: $?"; e; a 1; n v; echo $v; q xyz; bash -c 'k child'`
+	want, got := run(t, sb, probe), run(t, r, probe)
+	if string(got.Stdout) != string(want.Stdout) || string(got.Stderr) != string(want.Stderr) {
+		t.Errorf("restored:\n%s%s\noriginal:\n%s%s", got.Stdout, got.Stderr, want.Stdout, want.Stderr)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -60,6 +61,10 @@ type StateVar struct {
 type StateFunc struct {
 	Name   string
 	Source string // its definition as shell code, which must parse
+	// Line is how many lines came before Source in the text that
+	// defined it, so that $LINENO and messages inside the function name
+	// the same lines after a restore.
+	Line int
 	// AliasesExpanded: aliases were already expanded in Source.
 	AliasesExpanded bool
 	Readonly        bool
@@ -113,11 +118,14 @@ func (r *Interp) State() *State {
 		if f.body != nil && f.body.src != nil {
 			sf.AliasesExpanded = f.body.src.aliasesDone
 		}
-		if _, err := parseFuncSource(name, sf.Source); err != nil && f.body != nil {
+		body, err := parseFuncSource(name, sf.Source, 0)
+		if err != nil && f.body != nil {
 			// No usable text (a definition whose source is unknown):
 			// print it as declare -f does.
 			sf.Source = r.funcText(f)
 			sf.AliasesExpanded = false
+		} else if f.body != nil && f.body.stmt != nil {
+			sf.Line = max(int(f.body.stmt.Pos().Line())-int(body.stmt.Pos().Line()), 0)
 		}
 		st.Funcs = append(st.Funcs, sf)
 	}
@@ -143,9 +151,10 @@ func sortedPairs(m map[string]string) []NameValue {
 	return out
 }
 
-// parseFuncSource parses the definition of function name.
-func parseFuncSource(name, src string) (*stmtNode, error) {
-	f, text, bad, err := parseRepaired(src, "")
+// parseFuncSource parses the definition of function name, as if line
+// lines came before it.
+func parseFuncSource(name, src string, line int) (*stmtNode, error) {
+	f, text, bad, err := parseRepaired(strings.Repeat("\n", line)+src, "")
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +213,10 @@ func (r *Interp) SetState(st *State) error {
 		if _, dup := funcs[sf.Name]; dup {
 			return fmt.Errorf("shell state: function %s twice", sf.Name)
 		}
-		body, err := parseFuncSource(sf.Name, sf.Source)
+		if sf.Line < 0 || sf.Line > 1<<24 {
+			return fmt.Errorf("shell state: function %s: line %d out of range", sf.Name, sf.Line)
+		}
+		body, err := parseFuncSource(sf.Name, sf.Source, sf.Line)
 		if err != nil {
 			return fmt.Errorf("shell state: %w", err)
 		}
