@@ -62,7 +62,9 @@
 // (documented there): every inode with its number, kind, mode, link
 // count, times, and data, directory entries or symlink target. Entries
 // of the tool layout (the small files in /bin and /usr/bin that stand for
-// a tool) are written as the command's name only. Open files, FIFO
+// a tool) are written as the command's name only, and the files a tool
+// module carries (Python's library), as long as nothing changed them, are
+// left out: the tool places them again the first time it runs. Open files, FIFO
 // contents and background jobs are not part of a snapshot. Host mounts
 // are not either: a snapshot holds only the in-memory tree.
 //

@@ -114,7 +114,9 @@ func (s *Sandbox) snapshotLocked() []byte {
 	b = binary.LittleEndian.AppendUint16(b, uint16(len(sectionOrder)))
 	b = appendSection(b, sectionMeta, func(w *wire.Writer) { m.encode(w) })
 	b = appendSection(b, sectionShell, func(w *wire.Writer) { encodeShell(w, s.sh.State()) })
-	b = appendSection(b, sectionFS, func(w *wire.Writer) { w.B = s.fs.AppendSnapshot(w.B, abbrevTool) })
+	b = appendSection(b, sectionFS, func(w *wire.Writer) {
+		w.B = s.fs.AppendSnapshot(w.B, &vfs.SnapshotOptions{Abbrev: abbrevTool, OmitShared: true})
+	})
 	return b
 }
 

@@ -42,21 +42,53 @@ import (
 //	device    device byte
 //
 // Strings are a uvarint length and the bytes. Files unlinked but still
-// open are not written, nor are FIFO contents or open handles. The same
+// open are not written, nor are FIFO contents or open handles, nor (with
+// SnapshotOptions.OmitShared) shared files nothing has changed. The same
 // tree always gives the same bytes.
 
 const kindAbbrev = 0x80
 
+// SnapshotOptions adjust AppendSnapshot.
+type SnapshotOptions struct {
+	// Abbrev, if set, is offered every regular file of at most 256
+	// bytes; when it returns a key, the file is written as that key, and
+	// DecodeSnapshot's expand must turn the key back into the same bytes.
+	Abbrev func(data []byte) (key string, ok bool)
+	// OmitShared leaves out the regular files that WriteFileShared made
+	// and nothing has changed since (with a single link): their bytes
+	// belong to whoever shared them, who can place them again.
+	OmitShared bool
+}
+
+// untouchedShared reports whether n is a file WriteFileShared made that
+// nothing has written since, with one name.
+func untouchedShared(n *inode) bool {
+	if n.typ != TypeRegular || n.nlink != 1 || n.size == 0 || int64(len(n.chunks)) != (n.size+chunkSize-1)/chunkSize {
+		return false
+	}
+	for _, c := range n.chunks {
+		if c == nil || c.gen != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // AppendSnapshot appends the encoding of the tree to b and returns the
-// extended slice. abbrev, if not nil, is offered every regular file of at
-// most 256 bytes; when it returns a key, the file is written as that key
-// and DecodeSnapshot's expand must turn the key back into the same bytes.
-func (f *FS) AppendSnapshot(b []byte, abbrev func(data []byte) (key string, ok bool)) []byte {
+// extended slice. opts may be nil.
+func (f *FS) AppendSnapshot(b []byte, opts *SnapshotOptions) []byte {
+	if opts == nil {
+		opts = &SnapshotOptions{}
+	}
+	abbrev := opts.Abbrev
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	inos := make([]Ino, 0, len(f.inodes))
 	data := 0 // bytes of file data held, holes not counted
 	for ino, n := range f.inodes {
+		if opts.OmitShared && untouchedShared(n) {
+			continue
+		}
 		if n.nlink > 0 || ino == RootIno {
 			inos = append(inos, ino)
 			for _, c := range n.chunks {
@@ -116,7 +148,10 @@ func (f *FS) AppendSnapshot(b []byte, abbrev func(data []byte) (key string, ok b
 		case n.typ == TypeDir:
 			w.Uvarint(uint64(n.parent.ino))
 			names = names[:0]
-			for name := range n.entries {
+			for name, c := range n.entries {
+				if opts.OmitShared && untouchedShared(c) {
+					continue
+				}
 				names = append(names, name)
 			}
 			slices.Sort(names)

@@ -44,11 +44,11 @@ func expandTool(k string) ([]byte, bool) { return []byte("#!tool " + k), true }
 
 func TestSnapshotRoundTrip(t *testing.T) {
 	f := snapshotTree(t)
-	b := f.AppendSnapshot(nil, abbrevTool)
+	b := f.AppendSnapshot(nil, &SnapshotOptions{Abbrev: abbrevTool})
 	g, err := DecodeSnapshot(b, Options{}, expandTool)
 	must(t, err)
 	checkInvariants(t, g)
-	if b2 := g.AppendSnapshot(nil, abbrevTool); !bytes.Equal(b, b2) {
+	if b2 := g.AppendSnapshot(nil, &SnapshotOptions{Abbrev: abbrevTool}); !bytes.Equal(b, b2) {
 		t.Fatalf("re-encoding differs: %d vs %d bytes", len(b), len(b2))
 	}
 	fb, fi := f.Usage()
@@ -114,7 +114,7 @@ func TestSnapshotDeterministic(t *testing.T) {
 }
 
 func TestSnapshotCorrupt(t *testing.T) {
-	b := snapshotTree(t).AppendSnapshot(nil, abbrevTool)
+	b := snapshotTree(t).AppendSnapshot(nil, &SnapshotOptions{Abbrev: abbrevTool})
 	for n := 0; n < len(b); n += 1 + n/50 {
 		_, err := DecodeSnapshot(b[:n], Options{}, expandTool)
 		var we *wire.Error
@@ -143,7 +143,7 @@ func TestSnapshotCorrupt(t *testing.T) {
 }
 
 func FuzzDecodeSnapshot(f *testing.F) {
-	f.Add(snapshotTree(f).AppendSnapshot(nil, abbrevTool))
+	f.Add(snapshotTree(f).AppendSnapshot(nil, &SnapshotOptions{Abbrev: abbrevTool}))
 	f.Add(New(Options{}).AppendSnapshot(nil, nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		g, err := DecodeSnapshot(b, Options{}, expandTool)
@@ -152,14 +152,46 @@ func FuzzDecodeSnapshot(f *testing.F) {
 		}
 		checkInvariants(t, g)
 		// What decodes re-encodes to the same bytes.
-		if b2 := g.AppendSnapshot(nil, abbrevTool); !bytes.Equal(b, b2) {
+		if b2 := g.AppendSnapshot(nil, &SnapshotOptions{Abbrev: abbrevTool}); !bytes.Equal(b, b2) {
 			g2, err := DecodeSnapshot(b2, Options{}, expandTool)
 			if err != nil {
 				t.Fatalf("re-encoding does not decode: %v", err)
 			}
-			if b3 := g2.AppendSnapshot(nil, abbrevTool); !bytes.Equal(b2, b3) {
+			if b3 := g2.AppendSnapshot(nil, &SnapshotOptions{Abbrev: abbrevTool}); !bytes.Equal(b2, b3) {
 				t.Fatal("encoding is not stable")
 			}
 		}
 	})
+}
+
+func TestSnapshotOmitShared(t *testing.T) {
+	f := newFS(t)
+	must(t, f.MkdirAll("/lib", 0o755))
+	shared := []byte("library bytes that a tool placed")
+	must(t, f.WriteFileShared("/lib/a.py", shared, 0o644))
+	must(t, f.WriteFileShared("/lib/b.py", shared, 0o644))
+	must(t, f.WriteFileShared("/lib/linked.py", shared, 0o644))
+	must(t, f.Link(RootIno, "/lib/linked.py", RootIno, "/lib/other-name.py"))
+	h, err := f.Open(RootIno, "/lib/b.py", OWrite|OAppend, 0)
+	must(t, err)
+	h.Write([]byte(" changed"))
+	h.Close()
+	g, err := DecodeSnapshot(f.AppendSnapshot(nil, &SnapshotOptions{OmitShared: true}), Options{}, nil)
+	must(t, err)
+	checkInvariants(t, g)
+	if _, err := g.Stat(RootIno, "/lib/a.py", false); err == nil {
+		t.Error("an untouched shared file was written")
+	}
+	for _, p := range []string{"/lib/b.py", "/lib/linked.py", "/lib/other-name.py"} {
+		want, _ := f.ReadFile(p)
+		if got, err := g.ReadFile(p); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %q, %v; want %q", p, got, err, want)
+		}
+	}
+	// Without the option every file is there.
+	g, err = DecodeSnapshot(f.AppendSnapshot(nil, nil), Options{}, nil)
+	must(t, err)
+	if got, err := g.ReadFile("/lib/a.py"); err != nil || !bytes.Equal(got, shared) {
+		t.Errorf("a.py without OmitShared: %q, %v", got, err)
+	}
 }
