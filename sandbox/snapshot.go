@@ -417,7 +417,8 @@ func decodeSnapshot(b []byte) (*decodedSnapshot, error) {
 // does not hold — tools, engine, cache, clock — and may change limits:
 // each limit field left zero takes the value the snapshot recorded
 // (Seed is always the snapshot's, so $RANDOM and /dev/urandom go on
-// where they were). Restore checks the whole snapshot before it builds
+// where they were; Env and Cwd are ignored: the environment and the
+// directory are the snapshot's). Restore checks the whole snapshot before it builds
 // anything; a bad one gives a *SnapshotError naming the failed check,
 // including CheckLimits when the files exceed FSLimit or MaxInodes.
 //
