@@ -59,6 +59,8 @@ func Register(host js.Value, version string) {
 		"getEnv":       a.getEnv,
 		"complete":     a.complete,
 		"destroy":      a.destroy,
+		"mount":        a.mount,
+		"unmount":      a.unmount,
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
 	}
@@ -248,6 +250,9 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 			return opts, argErrorf("Sandbox.create: options.tools[%q] must be a Uint8Array, ArrayBuffer or a function returning a Promise of one, under a plain file name", bad)
 		}
 		opts.Tools = tfs
+	}
+	if opts.Mounts, err = parseMounts(o.Get("mounts")); err != nil {
+		return opts, err
 	}
 	return opts, nil
 }

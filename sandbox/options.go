@@ -78,6 +78,8 @@ type Options struct {
 	// build passes one over the host's native WebAssembly. nil means
 	// wazero, shared by every sandbox with the same CacheDir.
 	Engine EngineFactory
+	// Mounts attach directories from outside the sandbox (see Mount).
+	Mounts []Mount
 }
 
 // RunOption adjusts one Run.

@@ -95,6 +95,12 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	}
 	s.sh = sh
 	s.noteVars()
+	for _, m := range opts.Mounts {
+		if err := s.AddMount(m); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -342,6 +348,7 @@ func (s *Sandbox) Close() error {
 	s.runMu.Lock()
 	s.sh = nil
 	s.runMu.Unlock()
+	s.fs.UnmountAll()
 	return nil
 }
 

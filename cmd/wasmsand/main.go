@@ -80,6 +80,10 @@ Flags:
                        2024-01-02T15:04:05Z); timeouts still use real time
   --cwd DIR            starting directory inside the sandbox (default /home/user)
   --env KEY=VALUE      set an environment variable; repeat for more
+  --mount HOST:PATH[:ro]
+                       show the host directory HOST at PATH in the sandbox, e.g.
+                       --mount ./data:/mnt/data:ro; repeat for more. Paths in it
+                       never lead outside HOST; :ro refuses every change
   --tools DIR          directory of tool modules (*.wasm and manifest.json);
                        default: the "tools" directory beside the wasmsand binary
   --cache-dir DIR      where compiled tools are cached between runs
@@ -266,6 +270,13 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		}
 		o.Env = append(o.Env, s)
 		return nil
+	})
+	fs.Func("mount", "", func(s string) error {
+		m, err := parseMount(s)
+		if err == nil {
+			o.Mounts = append(o.Mounts, m)
+		}
+		return err
 	})
 	toolsSet := false
 	fs.Func("tools", "", func(s string) error { o.ToolsDir, toolsSet = s, true; return nil })

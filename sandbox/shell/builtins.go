@@ -160,6 +160,7 @@ func builtinPrintf(r *Interp, args []string) int {
 		Now: r.now, Start: r.started, Location: loc,
 		UTF8:      strings.Contains(strings.ToLower(lang), "utf"),
 		MaxOutput: r.sh.cfg.Limits.MaxStringBytes,
+		Assign:    func(name, value string) { r.assignChecked(name, value) },
 	}
 	out, errs, status, varName := opts.Command(args[1:])
 	for _, e := range errs {

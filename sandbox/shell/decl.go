@@ -262,6 +262,12 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if local {
 		sc = r.vars.top()
 		v = sc.vars[target]
+		if g := r.vars.global().vars[target]; v == nil && g != nil && g.Attr&AttrReadonly != 0 && sc != r.vars.global() {
+			// bash refuses a local that would shadow a global readonly
+			// (a readonly local of a calling function may be shadowed).
+			r.builtinErr(cmd, "%s: readonly variable", target)
+			return false
+		}
 		if v == nil {
 			v = &Var{}
 			// local inherits nothing, but a local of an exported name

@@ -120,6 +120,18 @@ export interface SandboxOptions {
   tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
   /** Called as the core and tool modules download (they are megabytes). */
   onProgress?: (progress: LoadProgress) => void;
+  /** Host directories to mount (Node.js on Linux only; see Sandbox.mount). */
+  mounts?: MountSpec[];
+}
+
+/** A host directory shown inside the sandbox. */
+export interface MountSpec {
+  /** Absolute directory in the sandbox, e.g. "/mnt/data"; made if missing, must be empty. */
+  path: string;
+  /** Directory on the host. */
+  hostPath: string;
+  /** Refuse every change with EROFS. */
+  readOnly?: boolean;
 }
 
 /**
@@ -258,6 +270,16 @@ export class Sandbox {
    * word, file names after it. Empty while a command runs.
    */
   complete(line: string): string[];
+  /**
+   * Shows the host directory hostPath at path (Node.js on Linux only; a
+   * browser throws ENOTSUP). Paths inside never lead outside hostPath:
+   * "..", absolute symlinks and symlinks climbing out resolve in the
+   * sandbox. A read-only mount refuses every change with EROFS; what a
+   * writable one grows by counts against fsLimitBytes.
+   */
+  mount(path: string, hostPath: string, options?: { readOnly?: boolean }): void;
+  /** Detaches the mount at path (EBUSY while a file in it is open). */
+  unmount(path: string): void;
   /** Stops running commands and frees the sandbox; idempotent. */
   destroy(): void;
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { readFile, readdir } from 'node:fs/promises';
 import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
+import { nodeHost } from './nodehost.mjs';
 
 export { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
 
@@ -70,6 +71,11 @@ export function configure(options = {}) {
 }
 
 definePlatform({
+  // mountHost opens a host directory for a mount, with Node's own fs: the
+  // core never reaches the disk by itself.
+  mountHost(dir) {
+    return nodeHost(dir);
+  },
   async loadCore(progress) {
     const [wasmExecSource, bytes] = await Promise.all([
       readFile(new URL('wasm_exec.js', base), 'utf8'),

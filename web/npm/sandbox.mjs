@@ -222,6 +222,25 @@ function check(v) {
   return v;
 }
 
+// mountSpec opens hostPath through the platform for a mount at path.
+function mountSpec(what, path, hostPath, options) {
+  if (typeof path !== 'string' || typeof hostPath !== 'string') {
+    throw new SandboxError('INVALID_ARGUMENT', `${what}: path and hostPath must be strings`);
+  }
+  if (!platform.mountHost) {
+    throw new SandboxError('ENOTSUP', `${what}: host directories can be mounted only in Node.js, not in a browser`);
+  }
+  let host;
+  try {
+    host = platform.mountHost(hostPath);
+  } catch (err) {
+    const code = err?.code === 'ENOTSUP' ? 'ENOTSUP' : (typeof err?.code === 'string' ? err.code : 'EIO');
+    const why = code === 'ENOTSUP' ? 'host mounts need Linux (/proc/self/fd) for confinement' : err.message;
+    throw new SandboxError(code, `${what}: cannot mount ${hostPath}: ${why}`);
+  }
+  return { path, readOnly: !!options?.readOnly, host };
+}
+
 const token = Symbol('wasmsand.Sandbox');
 
 /** A sandbox: a shell, a filesystem and limits. Make one with Sandbox.create. */
@@ -240,7 +259,8 @@ export class Sandbox {
    * memoryLimitBytes, fsLimitBytes, maxProcesses, fuel, outputLimitBytes, env,
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
    * bytes, or where to find a manifest.json), onProgress({loaded, total})
-   * called as the core and tool modules download.
+   * called as the core and tool modules download, mounts ([{path, hostPath,
+   * readOnly}], Node.js only; see mount).
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -253,6 +273,10 @@ export class Sandbox {
     const progress = onProgress ? new Progress(onProgress) : null;
     const api = await core(progress);
     opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+    if (opts.mounts !== undefined && opts.mounts !== null) {
+      if (!Array.isArray(opts.mounts)) throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.mounts must be an array of {path, hostPath, readOnly}');
+      opts.mounts = opts.mounts.map((m, i) => mountSpec(`Sandbox.create: options.mounts[${i}]`, m?.path, m?.hostPath, m));
+    }
     const id = await api.create(opts);
     return new Sandbox(token, api, id);
   }
@@ -381,6 +405,16 @@ export class Sandbox {
   rm(path, options = {}) { check(this.#api.rm(this.#id, path, options)); }
   setEnv(name, value) { check(this.#api.setEnv(this.#id, name, value)); }
   getEnv(name) { return check(this.#api.getEnv(this.#id, name)); }
+  /**
+   * mount(path, hostPath, {readOnly}) shows the host directory hostPath at
+   * path (Node.js only): paths in it never lead outside hostPath, and a
+   * read-only mount refuses every change with EROFS.
+   */
+  mount(path, hostPath, options = {}) {
+    check(this.#api.mount(this.#id, mountSpec('mount', path, hostPath, options)));
+  }
+  /** unmount(path) detaches the mount at path; EBUSY while a file in it is open. */
+  unmount(path) { check(this.#api.unmount(this.#id, path)); }
   /** complete(line) lists Tab completions of the line's last word. */
   complete(line) { return check(this.#api.complete(this.#id, line)); }
 
