@@ -422,7 +422,9 @@ func decodeSnapshot(b []byte) (*decodedSnapshot, error) {
 // anything; a bad one gives a *SnapshotError naming the failed check,
 // including CheckLimits when the files exceed FSLimit or MaxInodes.
 //
-// Tool entries in /bin and /usr/bin are stored by name only; commands of
+// A snapshot holds no mounts, only their directories, empty; opts.Mounts
+// are attached as New attaches them. Tool entries in /bin and /usr/bin
+// are stored by name only; commands of
 // opts's tools that the snapshot lists in neither directory are added to
 // both.
 func Restore(ctx context.Context, b []byte, opts Options) (*Sandbox, error) {
@@ -496,6 +498,14 @@ func Restore(ctx context.Context, b []byte, opts Options) (*Sandbox, error) {
 	s.runs.Store(m.runs)
 	s.started = m.started
 	s.noteVars()
+	// Mounts are not in snapshots (their directories are, empty): attach
+	// the ones opts asks for, as New does.
+	for _, mt := range opts.Mounts {
+		if err := s.AddMount(mt); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

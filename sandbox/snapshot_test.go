@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -379,5 +380,51 @@ export -f k
 	want, got := run(t, sb, probe), run(t, r, probe)
 	if string(got.Stdout) != string(want.Stdout) || string(got.Stderr) != string(want.Stderr) {
 		t.Errorf("restored:\n%s%s\noriginal:\n%s%s", got.Stdout, got.Stderr, want.Stdout, want.Stderr)
+	}
+}
+
+// TestSnapshotMount: a mount's directory is in a snapshot, empty, and none
+// of the host's files; Restore attaches the mounts its Options ask for;
+// a fork has the directory, empty.
+func TestSnapshotMount(t *testing.T) {
+	ctx := context.Background()
+	host := t.TempDir()
+	if err := os.WriteFile(host+"/h.txt", []byte("from the host\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb, err := New(ctx, Options{Mounts: []Mount{{Path: "/mnt/data", HostPath: host}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	run(t, sb, `echo mine > /home/user/f`)
+	snap, err := sb.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(snap, []byte("from the host")) {
+		t.Error("the snapshot holds a file of the mount")
+	}
+	plain := restoreTest(t, snap, Options{})
+	if res := run(t, plain, `read -r l < /home/user/f; echo $l`); string(res.Stdout) != "mine\n" {
+		t.Errorf("restored without mounts: %q %q", res.Stdout, res.Stderr)
+	}
+	if ents, err := plain.ReadDir("/mnt/data"); err != nil || len(ents) != 0 {
+		t.Errorf("the mount's directory after a restore: %v, %v; want empty", ents, err)
+	}
+	if _, err := plain.ReadFile("/mnt/data/h.txt"); err == nil {
+		t.Error("the mount's file is there without a mount")
+	}
+	mounted := restoreTest(t, snap, Options{Mounts: []Mount{{Path: "/mnt/data", HostPath: host, ReadOnly: true}}})
+	if b, err := mounted.ReadFile("/mnt/data/h.txt"); err != nil || string(b) != "from the host\n" {
+		t.Errorf("restored with the mount: %q, %v", b, err)
+	}
+	c, err := sb.Fork(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ReadFile("/mnt/data/h.txt"); err == nil {
+		t.Error("a fork sees the parent's mount")
 	}
 }
