@@ -18,12 +18,12 @@ var isAsync = map[string]bool{
 	"restore": true, "fork": true, "save": true, "load": true, "list": true, "delete": true,
 }
 
-// add registers sb and returns its id.
-func (a *api) add(sb *sandbox.Sandbox) int {
+// add registers sb, made with opts, and returns its id.
+func (a *api) add(sb *sandbox.Sandbox, opts sandbox.Options) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.nextID++
-	a.sandboxes[a.nextID] = &jsSandbox{sb: sb, runs: map[*context.CancelCauseFunc]struct{}{}}
+	a.sandboxes[a.nextID] = &jsSandbox{sb: sb, opts: opts, runs: map[*context.CancelCauseFunc]struct{}{}}
 	return a.nextID
 }
 
@@ -53,7 +53,7 @@ func (a *api) restore(args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		return a.add(sb), nil
+		return a.add(sb, opts), nil
 	})
 }
 
@@ -68,7 +68,7 @@ func (a *api) fork(args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		return a.add(sb), nil
+		return a.add(sb, s.opts), nil
 	})
 }
 
@@ -102,7 +102,7 @@ func (a *api) load(args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		return a.add(sb), nil
+		return a.add(sb, opts), nil
 	})
 }
 

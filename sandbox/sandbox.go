@@ -39,6 +39,8 @@ type Sandbox struct {
 	cwd  string
 	vars map[string]string // the shell's variables after the last Run, for GetEnv
 
+	net netState // the network policy
+
 	started time.Time     // for printf's %(...)T with -2
 	runs    atomic.Uint64 // Runs so far, for processSeed
 }
@@ -206,7 +208,11 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
 	run := newRunState(s, cancel)
-	run.timer = newRunTimer(s.opts.Timeout, func() { cancelCause(errTimedOut) })
+	timeout := s.opts.Timeout
+	if rc.timeout > 0 && rc.timeout < timeout {
+		timeout = rc.timeout
+	}
+	run.timer = newRunTimer(timeout, func() { cancelCause(errTimedOut) })
 	defer run.timer.stop()
 	ctx = withRun(ctx, run)
 	go watchShellMemory(ctx, run)
@@ -231,7 +237,7 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	switch {
 	case timedOut:
 		res.Metrics.TimedOut = true
-		fmt.Fprintf(stderr, "command timed out after %v\n", s.opts.Timeout)
+		fmt.Fprintf(stderr, "command timed out after %v\n", timeout)
 		code = 124
 	case run.limitErr() != nil:
 		fmt.Fprintf(stderr, "bash: %v\n", run.limitErr())

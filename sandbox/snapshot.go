@@ -423,7 +423,8 @@ func decodeSnapshot(b []byte) (*decodedSnapshot, error) {
 // including CheckLimits when the files exceed FSLimit or MaxInodes.
 //
 // A snapshot holds no mounts, only their directories, empty; opts.Mounts
-// are attached as New attaches them. Tool entries in /bin and /usr/bin
+// are attached as New attaches them. Nor does it hold the network policy:
+// opts.Network applies. Tool entries in /bin and /usr/bin
 // are stored by name only; commands of
 // opts's tools that the snapshot lists in neither directory are added to
 // both.
@@ -524,14 +525,16 @@ func newBare(ctx context.Context, opts Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Sandbox{
+	s := &Sandbox{
 		opts:     opts,
 		rand:     newPRNG(opts.Seed),
 		tools:    tools,
 		eng:      eng,
 		memPages: uint32(min(opts.MemoryLimit/65536, 65536)),
 		cwd:      opts.Cwd,
-	}, nil
+	}
+	s.net.policy = opts.Network
+	return s, nil
 }
 
 // addMissingTools gives the commands of the sandbox's tools that are in
@@ -570,8 +573,9 @@ func (s *Sandbox) addMissingTools() error {
 // Fork returns an independent copy of the sandbox: its files, shell
 // state, limits, PRNG and counters. File data is shared copy-on-write,
 // so a fork costs time in the number of files, not their bytes; a write
-// in either sandbox is never seen by the other. Fork copies the state
-// between commands: while a Run is in progress it fails with ErrBusy.
+// in either sandbox is never seen by the other. The network policy is
+// copied; mounts are not (their directories are, empty). Fork copies the
+// state between commands: while a Run is in progress it fails with ErrBusy.
 func (s *Sandbox) Fork(ctx context.Context) (*Sandbox, error) {
 	if !s.runMu.TryLock() {
 		return nil, ErrBusy
@@ -594,6 +598,9 @@ func (s *Sandbox) Fork(ctx context.Context) (*Sandbox, error) {
 		memPages: s.memPages,
 		started:  s.started,
 	}
+	s.net.mu.Lock()
+	c.net.policy = s.net.policy // with the rules AllowNetwork added
+	s.net.mu.Unlock()
 	c.fs = s.fs.Clone()
 	c.fs.SetClock(c.now)
 	c.fs.SetRandom(c.rand)
