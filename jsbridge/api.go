@@ -42,6 +42,13 @@ func Register(host js.Value, version string) {
 		"info":         a.info,
 		"run":          a.run,
 		"runCode":      a.runCode,
+		"snapshot":     a.snapshot,
+		"restore":      a.restore,
+		"fork":         a.fork,
+		"save":         a.save,
+		"load":         a.load,
+		"list":         a.list,
+		"delete":       a.deleteSaved,
 		"readFile":     a.readFile,
 		"readTextFile": a.readTextFile,
 		"writeFile":    a.writeFile,
@@ -62,6 +69,7 @@ func Register(host js.Value, version string) {
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
 	}
+	defaultStore = host.Get("defaultStore")
 	registerWasmSandbox(obj, a.errClass)
 	host.Call("ready", obj)
 }
@@ -89,7 +97,12 @@ type jsSandbox struct {
 
 // jsErr makes a SandboxError for err.
 func (a *api) jsErr(err error) js.Value {
-	return a.errClass.New(errCode(err), err.Error())
+	e := a.errClass.New(errCode(err), err.Error())
+	var se *sandbox.SnapshotError
+	if errors.As(err, &se) {
+		e.Set("check", se.Check)
+	}
+	return e
 }
 
 // guard turns a panic in fn (a bad argument type, a bug) into a returned
@@ -104,7 +117,7 @@ func (a *api) guard(name string, fn func(args []js.Value) any) func(js.Value, []
 				} else {
 					err = fmt.Errorf("%s: internal error: %v\n%s", name, r, debug.Stack())
 				}
-				if name == "create" || name == "run" {
+				if name == "create" || name == "run" || isAsync[name] {
 					out = jsPromise.Call("reject", a.jsErr(err))
 				} else {
 					out = a.jsErr(err)
@@ -183,11 +196,7 @@ func (a *api) create(args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		a.nextID++
-		a.sandboxes[a.nextID] = &jsSandbox{sb: sb, opts: opts, runs: map[*context.CancelCauseFunc]struct{}{}}
-		return a.nextID, nil
+		return a.add(sb, opts), nil
 	})
 }
 
@@ -195,7 +204,7 @@ func (a *api) create(args []js.Value) any {
 func parseOptions(o js.Value) (sandbox.Options, error) {
 	opts := sandbox.Options{Engine: EngineFactory}
 	if o.IsUndefined() || o.IsNull() {
-		return opts, nil
+		o = jsObject.New()
 	}
 	if o.Type() != js.TypeObject {
 		return opts, argErrorf("Sandbox.create: options must be an object")
@@ -237,6 +246,9 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 		opts.Cwd = c.String()
 	}
 	if opts.Network, err = parseNetwork(o.Get("network")); err != nil {
+		return opts, err
+	}
+	if err := parseStoreOptions(o, &opts); err != nil {
 		return opts, err
 	}
 	if t := o.Get("tools"); !t.IsUndefined() && !t.IsNull() {
@@ -401,6 +413,15 @@ func (a *api) run(args []js.Value) any {
 			cancel(nil)
 		}()
 		res, err := s.sb.Run(ctx, cmd.String(), ropts...)
+		if err != nil && res != nil {
+			// The command ran but saving it (persist) failed: the
+			// error carries the result, as ABORTED does.
+			outW.flush()
+			errW.flush()
+			e := a.jsErr(err)
+			e.Set("result", resultObject(res))
+			return nil, abortedError{e}
+		}
 		if err != nil {
 			return nil, err
 		}

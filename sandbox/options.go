@@ -69,6 +69,12 @@ type Options struct {
 	Tools fs.FS
 	// CacheDir, if set, holds compiled modules across runs on disk.
 	CacheDir string
+	// Store keeps snapshots for Save, Load and Persist.
+	Store Store
+	// Persist, if set, names a snapshot in Store: New resumes the sandbox
+	// saved under that name (if any) instead of making a fresh one, and
+	// every Run saves the sandbox there when it ends.
+	Persist string
 	// Network is what guests (curl, wget) may reach over HTTP: nothing
 	// unless its rules allow it. See package netpolicy.
 	Network netpolicy.Policy

@@ -47,30 +47,18 @@ type Sandbox struct {
 
 // New creates a sandbox. It lays out the filesystem, loads the tool list
 // from opts.Tools or opts.ToolsDir (module bytes are read on first use) and starts the
-// shell.
+// shell. With opts.Persist set, it resumes the sandbox saved in opts.Store
+// under that name instead, if there is one.
 func New(ctx context.Context, opts Options) (*Sandbox, error) {
-	opts = withDefaults(opts)
-	if opts.MemoryLimit < 65536 {
-		return nil, fmt.Errorf("sandbox: MemoryLimit %d is below one WebAssembly page (65536 bytes)", opts.MemoryLimit)
+	if s, ok, err := newPersistent(ctx, opts); ok {
+		return s, err
 	}
-	tools, err := loadToolSet(opts)
+	s, err := newBare(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := sharedEngine(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	s := &Sandbox{
-		opts:     opts,
-		rand:     newPRNG(opts.Seed),
-		tools:    tools,
-		eng:      eng,
-		memPages: uint32(min(opts.MemoryLimit/65536, 65536)),
-		cwd:      opts.Cwd,
-	}
+	opts = s.opts
 	s.started = s.now()
-	s.net.policy = opts.Network
 	s.fs = vfs.New(vfs.Options{
 		MaxBytes:  1 << 30, // for the layout; see SetLimits below
 		MaxInodes: 1 << 20,
@@ -190,7 +178,9 @@ func (s *Sandbox) layout() error {
 
 // Run runs cmd in the sandbox's shell and waits for it. The error is
 // non-nil only when the sandbox itself cannot run commands (closed, or an
-// internal failure); a failing command gives a non-zero ExitCode.
+// internal failure), or when Options.Persist is set and saving the
+// sandbox after the command failed (the result is returned too); a
+// failing command gives a non-zero ExitCode.
 func (s *Sandbox) Run(ctx context.Context, cmd string, opts ...RunOption) (*RunResult, error) {
 	var rc runConfig
 	for _, o := range opts {
@@ -201,7 +191,11 @@ func (s *Sandbox) Run(ctx context.Context, cmd string, opts ...RunOption) (*RunR
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
-	return s.runLocked(ctx, cmd, rc)
+	res, err := s.runLocked(ctx, cmd, rc)
+	if err == nil {
+		err = s.persist(ctx)
+	}
+	return res, err
 }
 
 func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*RunResult, error) {

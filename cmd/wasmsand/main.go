@@ -101,6 +101,9 @@ Flags:
                        default: the "tools" directory beside the wasmsand binary
   --cache-dir DIR      where compiled tools are cached between runs
                        (default: the user cache directory + /wasmsand; "" disables)
+  --state DIR          keep the sandbox (files, variables, functions, directory)
+                       in DIR across calls: resumed at start, saved after the run
+  --state-name NAME    which sandbox in --state DIR (default "default")
   --version            print the version and exit
   -h, --help           print this help and exit
 
@@ -311,6 +314,8 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		}
 		return nil
 	})
+	stateDir := fs.String("state", "", "")
+	stateName := fs.String("state-name", "default", "")
 	showVersion := fs.Bool("version", false, "")
 
 	if err := fs.Parse(argv); err != nil {
@@ -328,6 +333,12 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		return nil, 0, nil
 	}
 	cfg.args = fs.Args()
+	if *stateDir != "" {
+		if err := sandbox.CheckName(*stateName); err != nil {
+			return nil, exitUsage, err
+		}
+		o.Store, o.Persist = sandbox.DirStore(*stateDir), *stateName
+	}
 
 	if !toolsSet {
 		o.ToolsDir = defaultToolsDir()

@@ -6,7 +6,7 @@
 export type SandboxErrorCode =
   | 'ENOENT' | 'ENOSPC' | 'EEXIST' | 'ENOTEMPTY' | 'ENOTDIR' | 'EISDIR' | 'EACCES' | 'EINVAL'
   | 'EBUSY' | 'CLOSED' | 'ABORTED' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'INVALID_MODULE'
-  | 'INTERNAL'
+  | 'INTERNAL' | 'SNAPSHOT_ERROR' | 'QUOTA_EXCEEDED' | 'NOT_FOUND'
   | (string & {});
 
 /** An error from wasmsand, with a stable code. */
@@ -103,6 +103,16 @@ export interface SandboxOptions {
   /** A fixed sandbox time, in ms since the epoch. */
   clock?: number;
   /**
+   * A name: create resumes the sandbox saved under it (if any), and every
+   * run saves the sandbox there when it ends (a failed save rejects the
+   * run with the save's error, whose result holds what the command did).
+   */
+  persist?: string;
+  /** Where save, load and persist keep snapshots. Default: files in Node (storeDir), IndexedDB in browsers. */
+  store?: SnapshotStore;
+  /** Node: the folder of the default store (default ./.wasmsand). */
+  storeDir?: string;
+  /**
    * The tools: a folder (URL or path) holding manifest.json and *.wasm
    * modules, or an object of file name → ToolFile ("manifest.json" may be
    * an object of module file → command names). Default: the package's tools.
@@ -145,6 +155,39 @@ export interface MountSpec {
   hostPath: string;
   /** Refuse every change with EROFS. */
   readOnly?: boolean;
+}
+
+/**
+ * A place for named snapshots. put must be atomic (a failed put keeps the
+ * previous bytes) and reject with code QUOTA_EXCEEDED (or a
+ * QuotaExceededError) when space runs out.
+ */
+export interface SnapshotStore {
+  put(name: string, bytes: Uint8Array): Promise<void>;
+  /** null when there is none. */
+  get(name: string): Promise<Uint8Array | null>;
+  list(): Promise<SavedSandbox[]>;
+  /** Whether there was one. */
+  delete(name: string): Promise<boolean>;
+}
+
+/** A saved sandbox. modified is in ms since the epoch. */
+export interface SavedSandbox {
+  name: string;
+  size: number;
+  modified: number;
+}
+
+/** Options of Sandbox.list and Sandbox.delete. */
+export interface StoreOptions {
+  store?: SnapshotStore;
+  storeDir?: string;
+}
+
+/** A SandboxError with code SNAPSHOT_ERROR: check names the check that failed. */
+export interface SnapshotError extends SandboxError {
+  readonly code: 'SNAPSHOT_ERROR';
+  readonly check: 'magic' | 'version' | 'truncated' | 'checksum' | 'format' | 'limits';
 }
 
 export interface RunOptions {
@@ -210,6 +253,17 @@ export class Sandbox {
   private constructor();
   /** Makes a sandbox; the first call loads the core. */
   static create(options?: SandboxOptions): Promise<Sandbox>;
+  /**
+   * Makes a sandbox from snapshot bytes; limits left out of options take
+   * the snapshot's. Rejects with a SnapshotError naming the failed check.
+   */
+  static restore(bytes: Uint8Array | ArrayBuffer, options?: SandboxOptions): Promise<Sandbox>;
+  /** Restores the sandbox saved under name; NOT_FOUND if there is none. */
+  static load(name: string, options?: SandboxOptions): Promise<Sandbox>;
+  /** The saved sandboxes, sorted by name. */
+  static list(options?: StoreOptions): Promise<SavedSandbox[]>;
+  /** Removes a saved sandbox; NOT_FOUND if there is none. */
+  static delete(name: string, options?: StoreOptions): Promise<void>;
   /** Describes the runtime. */
   static info(): Promise<RuntimeInfo>;
   info(): RuntimeInfo;
@@ -217,6 +271,12 @@ export class Sandbox {
   run(command: string, options?: RunOptions): Promise<RunResult>;
   /** Runs JavaScript in a fresh guest over this sandbox's files; rejects with ValidationError for a bad request. */
   runCode(request: RunCodeRequest): Promise<RunCodeResult>;
+  /** The whole state (files, variables, functions, ...) as bytes; EBUSY while a command runs. */
+  snapshot(): Uint8Array;
+  /** An independent copy sharing unchanged file data; EBUSY while a command runs. */
+  fork(): Promise<Sandbox>;
+  /** Saves a snapshot under name in the sandbox's store. */
+  save(name: string): Promise<void>;
   /** getApiMetadata(bridges), as the module function. */
   getApiMetadata(bridges: Record<string, Bridge>): BridgeMetadata[];
   readFile(path: string): Uint8Array;
@@ -314,6 +374,8 @@ export function validateArgs(schema: Record<string, unknown>, value: unknown): {
  * wasm_exec.js and tools/. Call it before the first Sandbox.create.
  */
 export function configure(options: { baseURL?: string | URL }): void;
+/** Node only: a store keeping snapshots as NAME.wsbx files in dir (as `wasmsand --state DIR`). */
+export function dirStore(dir: string): SnapshotStore;
 
 // ---- createWasmSandbox: one untrusted module at a time
 

@@ -184,7 +184,10 @@ async function startCore(progress) {
   const stubs = goStubs();
   let ready, failed;
   const api = new Promise((resolve, reject) => { ready = resolve; failed = reject; });
-  const own = { ...stubs, wasmsandHost: { SandboxError, ready } };
+  // defaultStore gives the core the store of options that name none
+  // (files in Node, IndexedDB in browsers).
+  const defaultStore = (options) => platform.defaultStore?.(options);
+  const own = { ...stubs, wasmsandHost: { SandboxError, ready, defaultStore } };
   if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
     own.setImmediate = fastSetImmediate();
   }
@@ -305,6 +308,54 @@ export class Sandbox {
     return new Sandbox(token, api, id);
   }
 
+  /**
+   * Sandbox.restore(bytes, options) resolves to a sandbox made from a
+   * snapshot. Options are create's; limits left out take the snapshot's.
+   * A bad snapshot rejects with code SNAPSHOT_ERROR and a `check` property
+   * naming what failed: magic, version, truncated, checksum, format, limits.
+   */
+  static async restore(bytes, options = {}) {
+    const { api, opts } = await prepare(options, 'Sandbox.restore');
+    return new Sandbox(token, api, await api.restore(bytes, opts));
+  }
+
+  /**
+   * Sandbox.load(name, options) restores the sandbox saved under name in
+   * options.store: by default files in Node (in options.storeDir, else
+   * ./.wasmsand) and IndexedDB in browsers. create's option persist: name
+   * resumes that sandbox and saves it after every run.
+   */
+  static async load(name, options = {}) {
+    const { api, opts } = await prepare(options, 'Sandbox.load');
+    return new Sandbox(token, api, await api.load(name, opts));
+  }
+
+  /** Sandbox.list({store, storeDir}) resolves to the saved sandboxes: [{name, size, modified}]. */
+  static async list(options = {}) {
+    return (await core()).list(options);
+  }
+
+  /** Sandbox.delete(name, {store, storeDir}) removes a saved sandbox. */
+  static async delete(name, options = {}) {
+    await (await core()).delete(name, options);
+  }
+
+  /**
+   * snapshot() returns the sandbox's whole state as bytes (Uint8Array) for
+   * Sandbox.restore. It throws EBUSY while a command runs.
+   */
+  snapshot() { return check(this.#api.snapshot(this.#id)); }
+
+  /** fork() resolves to an independent copy that shares unchanged files. */
+  async fork() {
+    return new Sandbox(token, this.#api, await this.#api.fork(this.#id));
+  }
+
+  /** save(name) stores a snapshot under name in the sandbox's store. */
+  async save(name) {
+    await this.#api.save(this.#id, name);
+  }
+
   /** Sandbox.info() describes the runtime: {engine, jspi, version, goVersion}. */
   static async info() {
     return (await core()).info();
@@ -418,4 +469,17 @@ export class Sandbox {
   destroy() {
     this.#api.destroy(this.#id);
   }
+}
+
+// prepare starts the core and reads the tools option as create does, for
+// restore and load.
+async function prepare(options, what) {
+  if (options === null || typeof options !== 'object') {
+    throw new SandboxError('INVALID_ARGUMENT', `${what}: options must be an object`);
+  }
+  const { onProgress, ...opts } = options;
+  const progress = typeof onProgress === 'function' ? new Progress(onProgress) : null;
+  const api = await core(progress);
+  opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+  return { api, opts };
 }
