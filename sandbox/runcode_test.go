@@ -11,6 +11,9 @@ import (
 
 func runCode(t *testing.T, sb *Sandbox, req CodeRequest) *CodeResult {
 	t.Helper()
+	if req.Timeout == 0 {
+		req.Timeout = MaxCodeTimeout // room for a loaded test machine
+	}
 	res, err := sb.RunCode(context.Background(), req)
 	if err != nil {
 		t.Fatalf("RunCode: %v", err)
