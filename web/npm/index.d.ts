@@ -404,7 +404,7 @@ export class WasmSandbox {
   /** Throws INVALID_CONFIG. */
   create(config: WasmSandboxConfig): WasmSandboxInstance;
   /** Rejects with INVALID_MODULE (naming the import refused), INVALID_STATE, ... */
-  load(instance: InstanceRef, bytes: Uint8Array | ArrayBuffer): Promise<void>;
+  load(instance: InstanceRef, bytes: Uint8Array | ArrayBuffer | string): Promise<void>;
   /**
    * Numbers, BigInts or an array of them are the export's arguments; a
    * Uint8Array is passed as bytes, anything else as JSON. Never rejects.
@@ -423,8 +423,14 @@ export class WasmSandbox {
   validateDeterminism(bytes: Uint8Array | ArrayBuffer, action: string, payload: unknown, config: WasmSandboxConfig): Promise<DeterminismReport>;
 }
 
-/** Loads the core (once) and makes a WasmSandbox. */
-export function createWasmSandbox(options?: { onProgress?: (progress: LoadProgress) => void }): Promise<WasmSandbox>;
+/**
+ * Loads the core (once) and makes a WasmSandbox. tools (as Sandbox.create
+ * takes them; default the package's) supply wat2wasm for text given to load.
+ */
+export function createWasmSandbox(options?: {
+  onProgress?: (progress: LoadProgress) => void;
+  tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
+}): Promise<WasmSandbox>;
 
 /** The <script> build's global. */
 export interface WasmsandGlobal {

@@ -201,6 +201,19 @@ async function startCore(progress) {
 }
 
 /**
+ * defaultTools(progress) resolves to this platform's tools object (file
+ * name → bytes or loader function). For the loaders' own use.
+ */
+export function defaultTools(progress = null) {
+  return platform.defaultTools(progress);
+}
+
+/** loadTools(spec, progress) is the platform's, as Sandbox.create uses it. */
+export function loadTools(spec, progress = null) {
+  return platform.loadTools(spec, progress);
+}
+
+/**
  * core(progress) resolves to the core's API object once the Go runtime
  * has started (it starts on the first call). For the loaders' own use.
  */
