@@ -68,6 +68,10 @@ type Options struct {
 	Tools fs.FS
 	// CacheDir, if set, holds compiled modules across runs on disk.
 	CacheDir string
+	// ModuleStore, if set and CacheDir is not, keeps instrumented modules
+	// elsewhere (the browser loader's is the Cache API). It belongs to the
+	// engine: the first sandbox made on an engine sets it for all.
+	ModuleStore ModuleStore
 	// Engine, if set, makes the engine that runs guests; the js/wasm
 	// build passes one over the host's native WebAssembly. nil means
 	// wazero, shared by every sandbox with the same CacheDir.
