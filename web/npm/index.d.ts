@@ -108,6 +108,13 @@ export interface SandboxOptions {
    * an object of module file → command names). Default: the package's tools.
    */
   tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
+  /**
+   * Where instrumented tool modules are kept across page loads or processes.
+   * Default: the Cache API in browsers, ~/.cache/wasmsand/modules in Node
+   * ($WASMSAND_CACHE_DIR); null: nowhere. It belongs to the page's (or
+   * process's) engine: the first sandbox's store serves all of them.
+   */
+  moduleStore?: ModuleStore | null;
   /** Called as the core and tool modules download (they are megabytes). */
   onProgress?: (progress: LoadProgress) => void;
   /** Host directories to mount (Node.js on Linux only; see Sandbox.mount). */
@@ -421,6 +428,12 @@ export class WasmSandbox {
   getMemoryPressure(instances: Iterable<InstanceRef>, availableBytes: number): PressureLevel;
   advise(level: PressureLevel, instances: Iterable<InstanceRef>, foreground?: InstanceRef): Advice;
   validateDeterminism(bytes: Uint8Array | ArrayBuffer, action: string, payload: unknown, config: WasmSandboxConfig): Promise<DeterminismReport>;
+}
+
+/** Keeps instrumented modules, keyed by the store from raw and variant. */
+export interface ModuleStore {
+  load(raw: Uint8Array, variant: string): Promise<Uint8Array | null>;
+  store(raw: Uint8Array, variant: string, bytes: Uint8Array): Promise<void>;
 }
 
 /**

@@ -139,6 +139,12 @@ export function browserPlatform(base) {
       return { wasmExecSource, module: await WebAssembly.compile(bytes) };
     },
 
+    // moduleStore keeps instrumented tool modules in the Cache API (see
+    // cacheModuleStore).
+    moduleStore() {
+      return cacheModuleStore();
+    },
+
     defaultTools(progress) {
       return toolsFolder(new URL('tools/', baseURL), progress);
     },
@@ -161,6 +167,45 @@ export function browserPlatform(base) {
         }
       }
       return out;
+    },
+  };
+}
+
+// MODULE_CACHE is the Cache API cache of instrumented modules; a new
+// format of entries takes a new name.
+const MODULE_CACHE = 'wasmsand-modules-v1';
+
+/**
+ * cacheModuleStore returns the core's ModuleStore over the Cache API: the
+ * instrumented form of each tool module, keyed by the SHA-256 of the
+ * module's bytes (Web Crypto) and the variant the core names, so that a
+ * page reload neither instruments python3 again nor recompiles what the
+ * browser's code cache holds. undefined where the Cache API or Web Crypto
+ * is missing (an insecure context). Failures are misses.
+ */
+export function cacheModuleStore() {
+  if (typeof caches === 'undefined' || !globalThis.crypto?.subtle) return undefined;
+  const key = async (raw, variant) => {
+    const d = new Uint8Array(await crypto.subtle.digest('SHA-256', raw));
+    const hex = Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('');
+    return new URL(`/.wasmsand-modules/${hex}-${encodeURIComponent(variant)}.wasm`, globalThis.location?.origin ?? 'https://wasmsand.invalid').href;
+  };
+  return {
+    async load(raw, variant) {
+      try {
+        const r = await (await caches.open(MODULE_CACHE)).match(await key(raw, variant));
+        return r ? new Uint8Array(await r.arrayBuffer()) : null;
+      } catch {
+        return null;
+      }
+    },
+    async store(raw, variant, bytes) {
+      try {
+        const headers = { 'Content-Type': 'application/wasm' };
+        await (await caches.open(MODULE_CACHE)).put(await key(raw, variant), new Response(bytes, { headers }));
+      } catch {
+        // a full or unavailable cache: the next load instruments again
+      }
     },
   };
 }

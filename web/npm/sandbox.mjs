@@ -283,6 +283,9 @@ export class Sandbox {
     const progress = onProgress ? new Progress(onProgress) : null;
     const api = await core(progress);
     opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+    // Instrumented modules kept across page loads or processes (the
+    // platform's store; moduleStore: null turns it off).
+    if (opts.moduleStore === undefined) opts.moduleStore = platform.moduleStore?.();
     if (opts.mounts !== undefined && opts.mounts !== null) {
       if (!Array.isArray(opts.mounts)) throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.mounts must be an array of {path, hostPath, readOnly}');
       opts.mounts = opts.mounts.map((m, i) => mountSpec(`Sandbox.create: options.mounts[${i}]`, m?.path, m?.hostPath, m));
