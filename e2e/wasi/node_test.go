@@ -124,6 +124,10 @@ func TestNodeWASITestsuite(t *testing.T) {
 			}
 		})
 	}
+	// The loader's module store kept the instrumented programs on disk.
+	if stored, _ := filepath.Glob(filepath.Join(tmp, "modules", "*.wasm")); len(stored) < len(results) {
+		t.Errorf("the module store holds %d modules after %d programs ran", len(stored), len(results))
+	}
 	if len(results) != 72 {
 		t.Errorf("%d programs ran, want the suite's 72", len(results))
 	}

@@ -235,7 +235,8 @@ export class Sandbox {
  * Sets the folder (URL, or a path under Node) holding wasmsand.wasm,
  * wasm_exec.js and tools/. Call it before the first Sandbox.create.
  */
-export function configure(options: { baseURL?: string | URL }): void;
+/** caching: keep instrumented modules in the Cache API across page loads (default true). */
+export function configure(options: { baseURL?: string | URL; caching?: boolean }): void;
 
 // ---- createWasmSandbox: one untrusted module at a time
 

@@ -12,6 +12,9 @@ import { SandboxError } from './sandbox.mjs';
  */
 export function browserPlatform(base) {
   let baseURL = new URL(base);
+  // caching keeps instrumented modules in the Cache API across page
+  // loads; configure({caching: false}) turns it off.
+  let caching = true;
   // downloads maps a URL to its download in flight or done, so a module
   // is fetched once per page however many sandboxes need it.
   const downloads = new Map();
@@ -123,10 +126,17 @@ export function browserPlatform(base) {
   }
 
   return {
-    /** configure({baseURL}) sets where the package's files are served from. */
+    /**
+     * configure({baseURL, caching}) sets where the package's files are
+     * served from, and whether instrumented modules are kept in the Cache
+     * API.
+     */
     configure(opts = {}) {
       if (opts.baseURL !== undefined) {
         baseURL = folderURL(opts.baseURL);
+      }
+      if (opts.caching !== undefined) {
+        caching = !!opts.caching;
       }
     },
 
@@ -142,7 +152,7 @@ export function browserPlatform(base) {
     // moduleStore keeps instrumented tool modules in the Cache API (see
     // cacheModuleStore).
     moduleStore() {
-      return cacheModuleStore();
+      return caching ? cacheModuleStore() : undefined;
     },
 
     defaultTools(progress) {
@@ -209,3 +219,4 @@ export function cacheModuleStore() {
     },
   };
 }
+
