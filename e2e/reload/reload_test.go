@@ -1,6 +1,7 @@
 // Package reload measures what a page reload costs before the first
 // python3 runs in headless Chromium, without and with the module store
-// (instrumented modules kept in the Cache API across page loads).
+// (instrumented modules kept in the Cache API across page loads), and
+// checks createWasmSandbox's WebAssembly text in the same page.
 package reload
 
 import (
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,7 +94,11 @@ func TestReloadPython(t *testing.T) {
 	if err := os.Symlink(filepath.Join(cdir, "python3.wasm"), filepath.Join(tools, "python3.wasm")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(tools, "manifest.json"), []byte(`{"python3.wasm": ["python3", "python"]}`), 0o644); err != nil {
+	if err := os.Symlink(filepath.Join(cdir, "wat2wasm.wasm"), filepath.Join(tools, "wat2wasm.wasm")); err != nil {
+		t.Fatal(err)
+	}
+	manifest := `{"python3.wasm": ["python3", "python"], "wat2wasm.wasm": ["wat2wasm"]}`
+	if err := os.WriteFile(filepath.Join(tools, "manifest.json"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	pkg := filepath.Join(t.TempDir(), "npm")
@@ -154,8 +160,8 @@ func TestReloadPython(t *testing.T) {
 		t.Logf("%-28s first python3 %6.0f ms, main thread busy %6.0f ms (Cache API entries: %d)", name, r.MS, r.TaskMS, r.Cached)
 		return r
 	}
-	load("first load, no caching", false)
-	fill := load("reload, caches filling", true)
+	load("first load, no store", false)
+	fill := load("reload, store filling", true)
 	if fill.Cached != 1 {
 		t.Errorf("Cache API entries after a load with caching: %d, want 1 (python3's instrumented module)", fill.Cached)
 	}
@@ -163,17 +169,52 @@ func TestReloadPython(t *testing.T) {
 	// machine's load affects both alike; the medians are the figures.
 	var before, after, beforeTask, afterTask []float64
 	for range 3 {
-		r := load("reload, no caching", false)
+		r := load("reload, no store", false)
 		before, beforeTask = append(before, r.MS), append(beforeTask, r.TaskMS)
-		r = load("reload, caches warm", true)
+		r = load("reload, store warm", true)
 		after, afterTask = append(after, r.MS), append(afterTask, r.TaskMS)
 		if r.Cached != fill.Cached {
 			t.Errorf("a warm reload changed the Cache API entries: %d, was %d", r.Cached, fill.Cached)
 		}
 	}
+	checkWAT(t, ctx)
 	for _, s := range [][]float64{before, after, beforeTask, afterTask} {
 		slices.Sort(s)
 	}
-	t.Logf("first python3 after a reload, median of 3: %.0f ms without the caches, %.0f ms with them; main thread busy %.0f ms without, %.0f ms with",
+	t.Logf("first python3 after a reload, median of 3: %.0f ms without the store, %.0f ms with it; main thread busy %.0f ms without, %.0f ms with",
 		before[1], after[1], beforeTask[1], afterTask[1])
+}
+
+// watCheck loads WebAssembly text into createWasmSandbox in the page: a
+// module that adds, and one with a mistake on line 4.
+const watCheck = `(async () => {
+  const ws = await W.createWasmSandbox();
+  const ok = ws.create({ eventTimestamp: 1700000000000 });
+  await ws.load(ok, '(module\n  (func (export "add") (param i32 i32) (result i32)\n    (i32.add (local.get 0) (local.get 1))))');
+  const r = await ws.execute(ok, 'add', [40, 2]);
+  const bad = ws.create({ eventTimestamp: 1700000000000 });
+  let code = '', message = '';
+  try {
+    await ws.load(bad, '(module\n  (func (result i32)\n    i32.const 1\n    i32.bogus))');
+  } catch (err) {
+    code = err.code;
+    message = err.message;
+  }
+  return { value: r.value, code, message };
+})()`
+
+func checkWAT(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var r struct {
+		Value   int    `json:"value"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if err := chrome.Eval(ctx, watCheck, &r); err != nil {
+		t.Fatalf("WebAssembly text in the page: %v", err)
+	}
+	if r.Value != 42 || r.Code != "INVALID_MODULE" || !strings.Contains(r.Message, "line 4, column 5") {
+		t.Errorf("WebAssembly text in the page: %+v", r)
+	}
+	t.Logf("WebAssembly text in Chromium: add gave %d; the mistake: %s", r.Value, r.Message)
 }
