@@ -588,7 +588,9 @@ func builtinExec(r *Interp, args []string) int {
 // execRedirsPersist is called for `exec` with redirections only: they
 // apply to the shell itself.
 func (r *Interp) execRedirsPersist(redirs []*syntax.Redirect) {
-	if !r.redirect(redirs) {
+	ok := r.redirect(redirs)
+	r.checkCoprocFds()
+	if !ok {
 		r.status = 1
 		return
 	}
@@ -651,7 +653,7 @@ func (r *Interp) describe(name, mode string, all bool) bool {
 			r.writeOut("type", text+"\n")
 		}
 	}
-	if a, ok := r.aliases[name]; ok && mode != "P" {
+	if a, ok := r.aliases[name]; ok && mode != "P" && r.opts.expandAliases {
 		say("alias", map[bool]string{true: "alias " + name + "=" + shellQuote(a), false: name + " is aliased to `" + a + "'"}[mode == "v"])
 		if !all {
 			return true

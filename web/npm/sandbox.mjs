@@ -214,6 +214,31 @@ export function loadTools(spec, progress = null) {
 }
 
 /**
+ * runGo(wasmExecSource, module, host) runs another Go js/wasm program (the
+ * MCP server's core) as startCore runs the core: on a private global whose
+ * wasmsandHost is host, with the same stubs. It resolves to the program's
+ * exit code when it exits. For the loaders' own use.
+ */
+export async function runGo(wasmExecSource, module, host) {
+  const stubs = goStubs();
+  const own = { ...stubs, wasmsandHost: host };
+  if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
+    own.setImmediate = fastSetImmediate();
+  }
+  const g = privateGlobal(own);
+  const Go = new Function('globalThis', 'fs', 'process', 'path', `${wasmExecSource}\nreturn globalThis.Go;`)(
+    g, stubs.fs, stubs.process, stubs.path);
+  const go = new Go();
+  go.argv = ['wasmsand'];
+  go.env = {};
+  let status = 0;
+  go.exit = (code) => { status = code; };
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  await go.run(instance);
+  return status;
+}
+
+/**
  * core(progress) resolves to the core's API object once the Go runtime
  * has started (it starts on the first call). For the loaders' own use.
  */
@@ -270,7 +295,9 @@ export class Sandbox {
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
    * bytes, or where to find a manifest.json), onProgress({loaded, total})
    * called as the core and tool modules download, mounts ([{path, hostPath,
-   * readOnly}], Node.js only; see mount).
+   * readOnly}], Node.js only; see mount), network ({allow: rules, headers,
+   * maxRequests, maxResponseBytes, maxRequestBytes, timeoutMs}: what curl and
+   * wget may reach through the host's fetch()).
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -380,8 +407,28 @@ export class Sandbox {
   }
   /** unmount(path) detaches the mount at path; EBUSY while a file in it is open. */
   unmount(path) { check(this.#api.unmount(this.#id, path)); }
+  /** allowNetwork(rules) lets the runs that follow reach more URLs (see SandboxOptions.network). */
+  allowNetwork(rules) { check(this.#api.allowNetwork(this.#id, rules)); }
   /** complete(line) lists Tab completions of the line's last word. */
   complete(line) { return check(this.#api.complete(this.#id, line)); }
+
+  /**
+   * toolDefinitions() lists the agent tools bound to this sandbox as
+   * [{name, description, inputSchema}]; createTools (wasmsand/tools) gives
+   * them in the shapes of the OpenAI, Anthropic and AI SDK APIs.
+   */
+  toolDefinitions() { return JSON.parse(check(this.#api.toolDefinitions(this.#id))); }
+
+  /**
+   * handleToolCall(name, args) runs one tool call (args: an object or its
+   * JSON text) and resolves to the result object, or to {error: {code,
+   * message}} when the call failed (bad arguments, a missing file, ...).
+   */
+  async handleToolCall(name, args = {}) {
+    const json = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    const r = await this.#api.handleToolCall(this.#id, String(name), json);
+    return JSON.parse(r.text);
+  }
 
   /** destroy() stops running commands and frees the sandbox; it is idempotent. */
   destroy() {
