@@ -264,6 +264,12 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 	if opts.Mounts, err = parseMounts(o.Get("mounts")); err != nil {
 		return opts, err
 	}
+	if s := o.Get("moduleStore"); !s.IsUndefined() && !s.IsNull() {
+		if s.Type() != js.TypeObject || s.Get("load").Type() != js.TypeFunction || s.Get("store").Type() != js.TypeFunction {
+			return opts, argErrorf("Sandbox.create: options.moduleStore must be an object with load(raw, variant) and store(raw, variant, bytes)")
+		}
+		opts.ModuleStore = jsModuleStore{s}
+	}
 	return opts, nil
 }
 

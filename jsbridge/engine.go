@@ -4,7 +4,6 @@ package jsbridge
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -150,7 +149,7 @@ func (e *Engine) Compile(ctx context.Context, bin []byte) (wasm.Module, error) {
 	if e.isClosed() {
 		return nil, errEngineClosed
 	}
-	sum := sha256.Sum256(bin)
+	sum := moduleSum(bin, !e.jspi && nested.depth() > 0)
 	compileMu.Lock()
 	ce := compileCache[sum]
 	if ce == nil {

@@ -27,10 +27,15 @@ import (
 
 // registerWasmSandbox adds wasmSandbox() to the API object: each call
 // makes a modsandbox.Runtime on the host's WebAssembly and returns its
-// functions.
+// functions. Its optional argument, a function resolving to a tools
+// object, lets load accept WebAssembly text (see watCompiler).
 func registerWasmSandbox(obj, errClass js.Value) {
-	obj.Set("wasmSandbox", js.FuncOf(func(js.Value, []js.Value) any {
-		return newWasmSandbox(errClass).object()
+	obj.Set("wasmSandbox", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		w := newWasmSandbox(errClass)
+		if loader := arg(args, 0); loader.Type() == js.TypeFunction {
+			w.rt.SetTextCompiler((&watCompiler{loader: loader}).compile)
+		}
+		return w.object()
 	}))
 }
 

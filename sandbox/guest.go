@@ -48,6 +48,9 @@ func sharedEngine(ctx context.Context, opts Options) (*engineEntry, error) {
 	enginesMu.Lock()
 	defer enginesMu.Unlock()
 	var key any = opts.CacheDir
+	if opts.ModuleStore != nil && opts.Engine == nil {
+		key = storeEngineKey{opts.CacheDir, opts.ModuleStore}
+	}
 	var eng wasm.Engine
 	if opts.Engine != nil {
 		var err error
@@ -69,8 +72,15 @@ func sharedEngine(ctx context.Context, opts Options) (*engineEntry, error) {
 	if opts.CacheDir != "" {
 		e.cache.dir = filepath.Join(opts.CacheDir, "instrumented")
 	}
+	e.cache.store = opts.ModuleStore
 	engines[key] = e
 	return e, nil
+}
+
+// storeEngineKey keys the default engine of a CacheDir and ModuleStore.
+type storeEngineKey struct {
+	dir   string
+	store ModuleStore
 }
 
 // guestProc is the per-process fuel state the refuel host call works on.

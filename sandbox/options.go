@@ -75,6 +75,10 @@ type Options struct {
 	// saved under that name (if any) instead of making a fresh one, and
 	// every Run saves the sandbox there when it ends.
 	Persist string
+	// ModuleStore, if set and CacheDir is not, keeps instrumented modules
+	// elsewhere (the browser loader's is the Cache API). It belongs to the
+	// engine: the first sandbox made on an engine sets it for all.
+	ModuleStore ModuleStore
 	// Network is what guests (curl, wget) may reach over HTTP: nothing
 	// unless its rules allow it. See package netpolicy.
 	Network netpolicy.Policy

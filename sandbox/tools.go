@@ -106,7 +106,8 @@ func (ts *toolSet) moduleBytes(command string) ([]byte, bool, error) {
 // moduleCache compiles instrumented modules once per (bytes, options) and
 // shares them between processes and sandboxes.
 type moduleCache struct {
-	dir     string // on-disk cache of instrumented bytes; "" for none
+	dir     string      // on-disk cache of instrumented bytes; "" for none
+	store   ModuleStore // used when dir is ""; nil for none
 	mu      sync.Mutex
 	entries map[moduleKey]*moduleEntry
 }
@@ -118,7 +119,18 @@ const instrumentVersion = "2"
 // instrumented returns raw instrumented, from the disk cache when one is
 // set: instrumenting a multi-megabyte tool takes a few hundred
 // milliseconds, reading it back a few.
-func (c *moduleCache) instrumented(raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) ([]byte, error) {
+func (c *moduleCache) instrumented(ctx context.Context, raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) ([]byte, error) {
+	if c.dir == "" && c.store != nil {
+		variant := storeVariant(memPages)
+		if b, ok := c.store.Load(ctx, raw, variant); ok {
+			return b, nil
+		}
+		out, err := instrumentFn(raw)
+		if err == nil {
+			c.store.Store(ctx, raw, variant, out)
+		}
+		return out, err
+	}
 	if c.dir == "" {
 		return instrumentFn(raw)
 	}
@@ -187,7 +199,7 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 			return
 		}
 		raw, e.files = splitToolFiles(raw)
-		inst, err := c.instrumented(raw, key.memPages, instrumentFn)
+		inst, err := c.instrumented(ctx, raw, key.memPages, instrumentFn)
 		if err != nil {
 			e.err = err
 			return

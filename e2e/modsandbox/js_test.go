@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/wasmsand/wasmsand/wasm/cguest"
 )
 
 // root is the module root, relative to this package.
@@ -117,6 +119,9 @@ func TestNode(t *testing.T) {
 	}
 	cmd := exec.Command(node, append([]string{"--test", "--test-reporter=spec"}, tests...)...)
 	cmd.Env = append(os.Environ(), "WASMSAND_PKG="+pkg, "WASMSAND_EXPECTED="+expected, "WASMSAND_SUITE_OUT="+got)
+	if dir, ok := cguest.Cached(); ok { // node/wat.test.mjs
+		cmd.Env = append(cmd.Env, "WASMSAND_WAT2WASM="+filepath.Join(dir, "wat2wasm.wasm"))
+	}
 	out, err := cmd.CombinedOutput()
 	t.Logf("node --test:\n%s", out)
 	if err != nil {

@@ -31,6 +31,7 @@ const (
 	errnoNOSPC       errno = 51
 	errnoNOTDIR      errno = 54
 	errnoNOTEMPTY    errno = 55
+	errnoNOTSOCK     errno = 57
 	errnoNOTSUP      errno = 58
 	errnoPERM        errno = 63
 	errnoPIPE        errno = 64
@@ -80,7 +81,7 @@ const (
 		rightFdFilestatGet | rightFdFilestatSetSize | rightFdFilestatSetTimes |
 		rightPollFdReadwrite
 	// dirRights are the rights of directories.
-	dirRights = rightFdFdstatSetFlags | rightFdSync | rightFdSeek |
+	dirRights = rightFdFdstatSetFlags | rightFdSync |
 		rightPathCreateDirectory | rightPathCreateFile | rightPathLinkSource |
 		rightPathLinkTarget | rightPathOpen | rightFdReaddir | rightPathReadlink |
 		rightPathRenameSource | rightPathRenameTarget | rightPathFilestatGet |

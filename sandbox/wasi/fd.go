@@ -538,12 +538,10 @@ func fdSeek(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
 		return errnoSPIPE
 	}
 	if e.isDir {
-		// Rewinding restarts fd_readdir with a fresh listing.
-		if off != 0 || whence != uint32(whenceSet) {
-			return errnoINVAL
-		}
-		e.dirents = nil
-		return writeU64(mem, resultPtr, 0)
+		// Unreachable through the rights (directories lack FD_SEEK and
+		// FD_TELL) unless a guest widened them; guests rewind a directory
+		// with fd_readdir's cookie 0.
+		return errnoISDIR
 	}
 	if !inBounds(mem, resultPtr, 8) {
 		return errnoFAULT

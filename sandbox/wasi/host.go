@@ -71,10 +71,10 @@ func HostModule() wasm.HostModule {
 		nonBlocking(fn("proc_raise", notSupported, i32)),
 		fn("sched_yield", schedYield),
 		nonBlocking(fn("random_get", randomGet, i32, i32)),
-		nonBlocking(fn("sock_accept", notSupported, i32, i32, i32)),
-		nonBlocking(fn("sock_recv", notSupported, i32, i32, i32, i32, i32, i32)),
-		nonBlocking(fn("sock_send", notSupported, i32, i32, i32, i32, i32)),
-		nonBlocking(fn("sock_shutdown", notSupported, i32, i32)),
+		nonBlocking(fn("sock_accept", notSocket, i32, i32, i32)),
+		nonBlocking(fn("sock_recv", notSocket, i32, i32, i32, i32, i32, i32)),
+		nonBlocking(fn("sock_send", notSocket, i32, i32, i32, i32, i32)),
+		nonBlocking(fn("sock_shutdown", notSocket, i32, i32)),
 	}}
 }
 
@@ -227,8 +227,17 @@ func schedYield(context.Context, *Process, wasm.Memory, []uint64) errno {
 	return errnoSuccess
 }
 
-// notSupported serves proc_raise and the sock_* functions: the sandbox has
-// no signals and no sockets.
+// notSocket serves the sock_* functions: the sandbox has no sockets, so
+// every open fd is not a socket (ENOTSOCK) and any other is EBADF, as on
+// POSIX.
+func notSocket(_ context.Context, p *Process, _ wasm.Memory, s []uint64) errno {
+	if _, en := p.get(uint32(s[0]), 0); en != errnoSuccess {
+		return en
+	}
+	return errnoNOTSOCK
+}
+
+// notSupported serves proc_raise: the sandbox has no signals.
 func notSupported(context.Context, *Process, wasm.Memory, []uint64) errno {
 	return errnoNOTSUP
 }

@@ -337,6 +337,13 @@ func TestArgsEnviron(t *testing.T) {
 	if got := string(h.mem.b[aData : aData+h.u32(aResult+4)]); got != "A=1\x00PWD=/tmp\x00" {
 		t.Errorf("environment %q", got)
 	}
+	// In "/" the environment stays as given: Go defaults to "/" without PWD.
+	h = newHost(t, Config{Env: []string{"A=1"}})
+	h.must("environ_sizes_get", aResult, aResult+4)
+	h.must("environ_get", aIovecs, aData)
+	if got := string(h.mem.b[aData : aData+h.u32(aResult+4)]); got != "A=1\x00" {
+		t.Errorf("environment in / %q", got)
+	}
 }
 
 func TestClocksAndRandom(t *testing.T) {
@@ -421,8 +428,18 @@ func TestProcFunctions(t *testing.T) {
 		{"sock_send", []uint64{3, aIovecs, 1, 0, aResult}},
 		{"sock_shutdown", []uint64{3, 0}},
 	} {
-		if en := h.call(tc.name, tc.params...); en != errnoNOTSUP {
-			t.Errorf("%s = %d, want ENOTSUP", tc.name, en)
+		want := errnoNOTSOCK
+		if tc.name == "proc_raise" {
+			want = errnoNOTSUP
+		}
+		if en := h.call(tc.name, tc.params...); en != want {
+			t.Errorf("%s = %d, want %d", tc.name, en, want)
+		}
+		if tc.name != "proc_raise" {
+			tc.params[0] = 99
+			if en := h.call(tc.name, tc.params...); en != errnoBADF {
+				t.Errorf("%s on a closed fd = %d, want EBADF", tc.name, en)
+			}
 		}
 	}
 }
@@ -527,7 +544,7 @@ func TestStdioVFSFile(t *testing.T) {
 	if h.mem.b[aResult] != filetypeRegularFile {
 		t.Errorf("stdin type %d", h.mem.b[aResult])
 	}
-	fd := h.mustOpen("/dev/stdin", 0, rightFdRead, 0)
+	fd := h.mustOpen("dev/stdin", 0, rightFdRead, 0)
 	if got, _ := h.read(fd, 100); got != " text" {
 		t.Errorf("/dev/stdin continues at the shared offset: %q", got)
 	}
@@ -778,7 +795,7 @@ func TestPathOpen(t *testing.T) {
 		{"relative to cwd fd", 4, "f.txt", 1, 0, rightFdRead, 0, errnoSuccess},
 		{"dotdot from cwd", 4, "../../etc/motd", 1, 0, rightFdRead, 0, errnoSuccess},
 		{"dotdot past root", 3, "../../../etc/motd", 1, 0, rightFdRead, 0, errnoSuccess},
-		{"absolute from cwd fd", 4, "/etc/motd", 1, 0, rightFdRead, 0, errnoSuccess},
+		{"absolute from cwd fd", 4, "/etc/motd", 1, 0, rightFdRead, 0, errnoPERM},
 		{"missing", 3, "nope", 1, 0, rightFdRead, 0, errnoNOENT},
 		{"empty path", 3, "", 1, 0, rightFdRead, 0, errnoNOENT},
 		{"nul in path", 3, "etc\x00motd", 1, 0, rightFdRead, 0, errnoINVAL},
@@ -1048,9 +1065,12 @@ func TestReaddir(t *testing.T) {
 	if len(ents) != 6 || ents[2].name != "0" {
 		t.Errorf("after adding a file: %+v", ents)
 	}
-	h.must("fd_seek", uint64(fd), 0, uint64(whenceSet), aResult)
-	if en := h.call("fd_seek", uint64(fd), 5, uint64(whenceSet), aResult); en != errnoINVAL {
-		t.Errorf("seek a directory: %d", en)
+	// A directory has neither FD_SEEK nor FD_TELL: guests rewind it with
+	// cookie 0, as above.
+	for _, whence := range []uint64{uint64(whenceSet), uint64(whenceCur), uint64(whenceEnd)} {
+		if en := h.call("fd_seek", uint64(fd), 0, whence, aResult); en != errnoNOTCAPABLE {
+			t.Errorf("seek a directory (whence %d): %d", whence, en)
+		}
 	}
 	if en := h.call("fd_readdir", uint64(fd), oob, 100, 0, aResult); en != errnoFAULT {
 		t.Errorf("readdir to bad memory: %d", en)

@@ -9,10 +9,23 @@ import (
 	"github.com/wasmsand/wasmsand/wasm"
 )
 
-// readPath reads a path argument. Empty paths give ENOENT as in POSIX, and
-// a NUL byte EINVAL. A path resolves from the directory fd; an absolute path
-// resolves from the sandbox root, which nothing can leave.
+// readPath reads a path argument. Empty paths give ENOENT as in POSIX, a
+// NUL byte EINVAL and an absolute path EPERM: preview1 paths are relative
+// to their directory fd (wasi-libc and Go strip the leading slash against
+// the preopens), as the WASI testsuite checks. Symlinks to absolute
+// targets still resolve from the sandbox root, which nothing can leave.
 func readPath(mem wasm.Memory, ptr, n uint32) (string, errno) {
+	path, en := readTarget(mem, ptr, n)
+	if en == errnoSuccess && path[0] == '/' {
+		return "", errnoPERM
+	}
+	return path, en
+}
+
+// readTarget reads the target of path_symlink: readPath, but an absolute
+// target is allowed. The sandbox's filesystem is one tree whose root is the
+// sandbox's "/", so "ln -s /etc/motd" means what it says and cannot leave it.
+func readTarget(mem wasm.Memory, ptr, n uint32) (string, errno) {
 	b, ok := mem.Read(ptr, n)
 	if !ok {
 		return "", errnoFAULT
@@ -300,7 +313,7 @@ func pathRename(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errn
 }
 
 func pathSymlink(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
-	target, en := readPath(mem, uint32(s[0]), uint32(s[1]))
+	target, en := readTarget(mem, uint32(s[0]), uint32(s[1]))
 	if en != errnoSuccess {
 		return en
 	}

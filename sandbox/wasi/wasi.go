@@ -32,7 +32,9 @@
 //	                time: wasi-libc resolves "/NAME/…" from these
 //
 // Go never matches "." or "./NAME" because its paths are absolute, and
-// NewProcess adds PWD=Cwd to the environment when Env has no PWD. What
+// NewProcess adds PWD=Cwd to the environment when Env has no PWD and Cwd
+// is not "/" (Go's default, so an environment given without PWD for a
+// process in "/" stays exactly as given). What
 // remains inexact for wasi-libc guests (which cannot tell "/x" from "x")
 // is documented on NewProcess.
 package wasi
@@ -202,7 +204,7 @@ func NewProcess(cfg Config) (*Process, error) {
 	}
 	p.args, p.argc = packStrings(cfg.Args)
 	env := cfg.Env
-	if !hasVar(env, "PWD") {
+	if cwd != "/" && !hasVar(env, "PWD") {
 		env = append(env[:len(env):len(env)], "PWD="+cwd)
 	}
 	p.env, p.envc = packStrings(env)

@@ -78,6 +78,7 @@ type EngineFactory func(ctx context.Context, hostModules []wasm.HostModule) (was
 // concurrent use.
 type Runtime struct {
 	factory EngineFactory
+	text    atomic.Pointer[TextCompiler]
 
 	mu      sync.Mutex
 	nextID  uint64
@@ -88,6 +89,24 @@ type Runtime struct {
 // NewRuntime returns a Runtime whose engines come from factory.
 func NewRuntime(factory EngineFactory) *Runtime {
 	return &Runtime{factory: factory, engines: map[string]wasm.Engine{}}
+}
+
+// TextCompiler converts WebAssembly text (.wat) to a binary module. Its
+// errors should name the line of the mistake; package sandbox/wat's
+// Compiler.Compile is one, running wabt's wat2wasm inside a sandbox.
+type TextCompiler func(ctx context.Context, text []byte) ([]byte, error)
+
+// SetTextCompiler makes Load accept WebAssembly text as well as binary:
+// text is converted with c first, and c's error becomes the Message of a
+// CodeInvalidModule error. nil (the default) refuses text with
+// CodeInvalidModule. The package itself has no text parser: it sits below
+// the sandbox that runs wat2wasm.
+func (r *Runtime) SetTextCompiler(c TextCompiler) {
+	if c == nil {
+		r.text.Store(nil)
+		return
+	}
+	r.text.Store(&c)
 }
 
 // Close closes every engine, and with them every instance.
@@ -302,6 +321,13 @@ func (in *Instance) Load(ctx context.Context, bin []byte) error {
 
 // load does the work of Load without holding in.mu.
 func (in *Instance) load(ctx context.Context, bin []byte) (*moduleInfo, wasm.Engine, wasm.Module, wasm.Instance, error) {
+	if tc := in.rt.text.Load(); tc != nil && isWAT(bin) {
+		b, err := (*tc)(ctx, bin)
+		if err != nil {
+			return nil, nil, nil, nil, &Error{Code: CodeInvalidModule, Message: err.Error(), Err: err}
+		}
+		bin = b
+	}
 	info, out, err := in.prepare(bin)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -344,7 +370,7 @@ func (in *Instance) prepare(bin []byte) (*moduleInfo, []byte, error) {
 		return nil, nil, &Error{Code: CodeInvalidModule, Message: err.Error(), Err: err}
 	}
 	if isWAT(bin) {
-		return nil, nil, newError(CodeInvalidModule, "WebAssembly text (.wat) is not accepted: compile it to a binary module first (for example with wat2wasm)")
+		return nil, nil, newError(CodeInvalidModule, "WebAssembly text (.wat) is not accepted by this runtime: give it a text compiler (Runtime.SetTextCompiler) or compile the text to a binary module first (for example with wat2wasm)")
 	}
 	m, err := binary.Decode(bin)
 	if err != nil {

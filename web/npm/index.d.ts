@@ -118,6 +118,13 @@ export interface SandboxOptions {
    * an object of module file → command names). Default: the package's tools.
    */
   tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
+  /**
+   * Where instrumented tool modules are kept across page loads or processes.
+   * Default: the Cache API in browsers, ~/.cache/wasmsand/modules in Node
+   * ($WASMSAND_CACHE_DIR); null: nowhere. It belongs to the page's (or
+   * process's) engine: the first sandbox's store serves all of them.
+   */
+  moduleStore?: ModuleStore | null;
   /** Called as the core and tool modules download (they are megabytes). */
   onProgress?: (progress: LoadProgress) => void;
   /** Host directories to mount (Node.js on Linux only; see Sandbox.mount). */
@@ -373,7 +380,8 @@ export function validateArgs(schema: Record<string, unknown>, value: unknown): {
  * Sets the folder (URL, or a path under Node) holding wasmsand.wasm,
  * wasm_exec.js and tools/. Call it before the first Sandbox.create.
  */
-export function configure(options: { baseURL?: string | URL }): void;
+/** caching: keep instrumented modules in the Cache API across page loads (default true). */
+export function configure(options: { baseURL?: string | URL; caching?: boolean }): void;
 /** Node only: a store keeping snapshots as NAME.wsbx files in dir (as `wasmsand --state DIR`). */
 export function dirStore(dir: string): SnapshotStore;
 
@@ -551,7 +559,7 @@ export class WasmSandbox {
   /** Throws INVALID_CONFIG. */
   create(config: WasmSandboxConfig): WasmSandboxInstance;
   /** Rejects with INVALID_MODULE (naming the import refused), INVALID_STATE, ... */
-  load(instance: InstanceRef, bytes: Uint8Array | ArrayBuffer): Promise<void>;
+  load(instance: InstanceRef, bytes: Uint8Array | ArrayBuffer | string): Promise<void>;
   /**
    * Numbers, BigInts or an array of them are the export's arguments; a
    * Uint8Array is passed as bytes, anything else as JSON. Never rejects.
@@ -570,8 +578,20 @@ export class WasmSandbox {
   validateDeterminism(bytes: Uint8Array | ArrayBuffer, action: string, payload: unknown, config: WasmSandboxConfig): Promise<DeterminismReport>;
 }
 
-/** Loads the core (once) and makes a WasmSandbox. */
-export function createWasmSandbox(options?: { onProgress?: (progress: LoadProgress) => void }): Promise<WasmSandbox>;
+/** Keeps instrumented modules, keyed by the store from raw and variant. */
+export interface ModuleStore {
+  load(raw: Uint8Array, variant: string): Promise<Uint8Array | null>;
+  store(raw: Uint8Array, variant: string, bytes: Uint8Array): Promise<void>;
+}
+
+/**
+ * Loads the core (once) and makes a WasmSandbox. tools (as Sandbox.create
+ * takes them; default the package's) supply wat2wasm for text given to load.
+ */
+export function createWasmSandbox(options?: {
+  onProgress?: (progress: LoadProgress) => void;
+  tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
+}): Promise<WasmSandbox>;
 
 /** The <script> build's global. */
 export interface WasmsandGlobal {

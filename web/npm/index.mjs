@@ -1,9 +1,10 @@
 // wasmsand for Node: the Sandbox API, with the core and the tool modules
 // read from this package's folder. Tool modules are read the first time one
 // of their commands runs, once per process.
-import { mkdir, open, rename, unlink, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readFile, readdir } from 'node:fs/promises';
 import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 import { nodeHost } from './nodehost.mjs';
@@ -88,6 +89,11 @@ export async function loadMCPCore(tools) {
 }
 
 definePlatform({
+  // moduleStore keeps instrumented tool modules on disk (see
+  // diskModuleStore).
+  moduleStore() {
+    return diskModuleStore();
+  },
   // mountHost opens a host directory for a mount, with Node's own fs: the
   // core never reaches the disk by itself.
   mountHost(dir) {
@@ -205,6 +211,43 @@ export function dirStore(dir) {
       } catch (err) {
         if (err.code === 'ENOENT') return false;
         throw err;
+      }
+    },
+  };
+}
+
+/**
+ * diskModuleStore returns the core's ModuleStore on disk: the instrumented
+ * form of each tool module in $WASMSAND_CACHE_DIR, else
+ * $XDG_CACHE_HOME/wasmsand/modules or ~/.cache/wasmsand/modules, keyed by
+ * the SHA-256 of the module's bytes and the variant the core names, so a
+ * new process does not instrument python3 again. Node 26 has no way to keep
+ * V8's compiled WebAssembly code across processes (module.enableCompileCache
+ * covers JavaScript only; a WebAssembly.Module does not serialize), so
+ * compiling remains. Failures are misses.
+ */
+function diskModuleStore() {
+  const dir = process.env.WASMSAND_CACHE_DIR ||
+    join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wasmsand', 'modules');
+  const file = (raw, variant) =>
+    join(dir, `${createHash('sha256').update(raw).digest('hex')}-${variant.replace(/[^\w.-]/g, '_')}.wasm`);
+  return {
+    async load(raw, variant) {
+      try {
+        const b = await readFile(file(raw, variant));
+        return new Uint8Array(b.buffer, b.byteOffset, b.length);
+      } catch {
+        return null;
+      }
+    },
+    async store(raw, variant, bytes) {
+      const tmp = join(dir, `tmp-${randomBytes(8).toString('hex')}`);
+      try {
+        await mkdir(dir, { recursive: true });
+        await writeFile(tmp, bytes);
+        await rename(tmp, file(raw, variant));
+      } catch {
+        await rm(tmp, { force: true }).catch(() => {});
       }
     },
   };

@@ -7,7 +7,7 @@
 //	const inst = ws.create({ eventTimestamp: Date.now() });
 //	await ws.load(inst, bytes);
 //	const r = await ws.execute(inst, 'add', [40, 2]); // {ok: true, value: 42, gasUsed, ...}
-import { Progress, SandboxError, core } from './sandbox.mjs';
+import { Progress, SandboxError, core, defaultTools, loadTools } from './sandbox.mjs';
 
 // hostDepth counts host functions running: the core cannot be re-entered
 // from inside one, so the API refuses calls made there.
@@ -138,11 +138,14 @@ export class WasmSandbox {
 
   /**
    * load(instance, bytes) checks, instruments, compiles and instantiates a
-   * module (Uint8Array or ArrayBuffer). Rejects with INVALID_MODULE naming
-   * what is wrong (an import outside "env", WASI, threads, ...).
+   * module (Uint8Array or ArrayBuffer), or WebAssembly text (a string, or
+   * its UTF-8 bytes), converted first by the wat2wasm tool. Rejects with
+   * INVALID_MODULE naming what is wrong (a line and column of the text, an
+   * import outside "env", WASI, threads, ...).
    */
   async load(instance, bytes) {
     notInHost('load');
+    if (typeof bytes === 'string') bytes = new TextEncoder().encode(bytes);
     return this.#rt.load(idOf(instance, 'load'), bytes);
   }
 
@@ -247,7 +250,7 @@ export class WasmSandbox {
 }
 
 /**
- * createWasmSandbox({onProgress}) resolves to a WasmSandbox once the core
+ * createWasmSandbox({onProgress, tools}) resolves to a WasmSandbox once the core
  * is loaded (the first call loads it, reporting {loaded, total} bytes to
  * onProgress).
  */
@@ -256,6 +259,11 @@ export async function createWasmSandbox(options = {}) {
   if (onProgress !== undefined && onProgress !== null && typeof onProgress !== 'function') {
     throw new SandboxError('INVALID_ARGUMENT', 'createWasmSandbox: options.onProgress must be a function');
   }
-  const api = await core(onProgress ? new Progress(onProgress) : null);
-  return new WasmSandbox(api.wasmSandbox());
+  const progress = onProgress ? new Progress(onProgress) : null;
+  const api = await core(progress);
+  // WebAssembly text given to load is converted by the wat2wasm tool,
+  // fetched on the first such load from options.tools (as Sandbox.create
+  // takes it) or the package's tools.
+  const tools = options?.tools;
+  return new WasmSandbox(api.wasmSandbox(() => (tools === undefined ? defaultTools(progress) : loadTools(tools, progress))));
 }

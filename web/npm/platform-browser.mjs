@@ -12,6 +12,9 @@ import { SandboxError } from './sandbox.mjs';
  */
 export function browserPlatform(base) {
   let baseURL = new URL(base);
+  // caching keeps instrumented modules in the Cache API across page
+  // loads; configure({caching: false}) turns it off.
+  let caching = true;
   // downloads maps a URL to its download in flight or done, so a module
   // is fetched once per page however many sandboxes need it.
   const downloads = new Map();
@@ -129,10 +132,17 @@ export function browserPlatform(base) {
       return 'indexeddb';
     },
 
-    /** configure({baseURL}) sets where the package's files are served from. */
+    /**
+     * configure({baseURL, caching}) sets where the package's files are
+     * served from, and whether instrumented modules are kept in the Cache
+     * API.
+     */
     configure(opts = {}) {
       if (opts.baseURL !== undefined) {
         baseURL = folderURL(opts.baseURL);
+      }
+      if (opts.caching !== undefined) {
+        caching = !!opts.caching;
       }
     },
 
@@ -143,6 +153,12 @@ export function browserPlatform(base) {
       ]);
       downloads.delete(String(new URL('wasmsand.wasm', baseURL))); // compiled once; free the bytes
       return { wasmExecSource, module: await WebAssembly.compile(bytes) };
+    },
+
+    // moduleStore keeps instrumented tool modules in the Cache API (see
+    // cacheModuleStore).
+    moduleStore() {
+      return caching ? cacheModuleStore() : undefined;
     },
 
     defaultTools(progress) {
@@ -170,3 +186,43 @@ export function browserPlatform(base) {
     },
   };
 }
+
+// MODULE_CACHE is the Cache API cache of instrumented modules; a new
+// format of entries takes a new name.
+const MODULE_CACHE = 'wasmsand-modules-v1';
+
+/**
+ * cacheModuleStore returns the core's ModuleStore over the Cache API: the
+ * instrumented form of each tool module, keyed by the SHA-256 of the
+ * module's bytes (Web Crypto) and the variant the core names, so that a
+ * page reload neither instruments python3 again nor recompiles what the
+ * browser's code cache holds. undefined where the Cache API or Web Crypto
+ * is missing (an insecure context). Failures are misses.
+ */
+export function cacheModuleStore() {
+  if (typeof caches === 'undefined' || !globalThis.crypto?.subtle) return undefined;
+  const key = async (raw, variant) => {
+    const d = new Uint8Array(await crypto.subtle.digest('SHA-256', raw));
+    const hex = Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('');
+    return new URL(`/.wasmsand-modules/${hex}-${encodeURIComponent(variant)}.wasm`, globalThis.location?.origin ?? 'https://wasmsand.invalid').href;
+  };
+  return {
+    async load(raw, variant) {
+      try {
+        const r = await (await caches.open(MODULE_CACHE)).match(await key(raw, variant));
+        return r ? new Uint8Array(await r.arrayBuffer()) : null;
+      } catch {
+        return null;
+      }
+    },
+    async store(raw, variant, bytes) {
+      try {
+        const headers = { 'Content-Type': 'application/wasm' };
+        await (await caches.open(MODULE_CACHE)).put(await key(raw, variant), new Response(bytes, { headers }));
+      } catch {
+        // a full or unavailable cache: the next load instruments again
+      }
+    },
+  };
+}
+

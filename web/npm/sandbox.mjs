@@ -204,6 +204,19 @@ async function startCore(progress) {
 }
 
 /**
+ * defaultTools(progress) resolves to this platform's tools object (file
+ * name → bytes or loader function). For the loaders' own use.
+ */
+export function defaultTools(progress = null) {
+  return platform.defaultTools(progress);
+}
+
+/** loadTools(spec, progress) is the platform's, as Sandbox.create uses it. */
+export function loadTools(spec, progress = null) {
+  return platform.loadTools(spec, progress);
+}
+
+/**
  * runGo(wasmExecSource, module, host) runs another Go js/wasm program (the
  * MCP server's core) as startCore runs the core: on a private global whose
  * wasmsandHost is host, with the same stubs. It resolves to the program's
@@ -300,6 +313,9 @@ export class Sandbox {
     const progress = onProgress ? new Progress(onProgress) : null;
     const api = await core(progress);
     opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+    // Instrumented modules kept across page loads or processes (the
+    // platform's store; moduleStore: null turns it off).
+    if (opts.moduleStore === undefined) opts.moduleStore = platform.moduleStore?.();
     if (opts.mounts !== undefined && opts.mounts !== null) {
       if (!Array.isArray(opts.mounts)) throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.mounts must be an array of {path, hostPath, readOnly}');
       opts.mounts = opts.mounts.map((m, i) => mountSpec(`Sandbox.create: options.mounts[${i}]`, m?.path, m?.hostPath, m));

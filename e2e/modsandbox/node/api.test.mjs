@@ -200,7 +200,7 @@ test('load refuses what is not allowed with INVALID_MODULE', async () => {
     [wasi, 'wasi_snapshot_preview1'],
     [host, 'add_host'], // not declared
     [new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 99]), ''],
-    [new TextEncoder().encode('(module)'), 'text'],
+    [new TextEncoder().encode('(module (func i32.bogus))'), 'wat'],
   ]) {
     const inst = ws.create(base);
     await assert.rejects(ws.load(inst, bytes), (err) => err.code === 'INVALID_MODULE' && err.message.includes(what));
