@@ -109,6 +109,7 @@ var wasiFuncs = map[string]struct {
 	"fd_prestat_get":      {"ii", "i", (*host).prestatGet},
 	"fd_prestat_dir_name": {"iii", "i", (*host).prestatDirName},
 	"fd_write":            {"iiii", "i", (*host).fdWrite},
+	"poll_oneoff":         {"iiii", "i", (*host).pollOneoff},
 	"sched_yield":         {"", "i", func(*host, api.Memory, []uint64) uint32 { return errnoSuccess }},
 	"proc_exit":           {"i", "", (*host).procExit},
 }
@@ -329,4 +330,34 @@ func (h *host) fdWrite(m api.Memory, s []uint64) uint32 {
 func (h *host) procExit(_ api.Memory, s []uint64) uint32 {
 	h.fail(fmt.Errorf("%w with status %d", errExit, uint32(s[0])))
 	return 0
+}
+
+// pollOneoff answers every subscription at once: clock subscriptions fire
+// (the clock moves on by their timeout), fd subscriptions fail with
+// EBADF, as initialisation has no files to wait for.
+func (h *host) pollOneoff(m api.Memory, s []uint64) uint32 {
+	in, out, n := uint32(s[0]), uint32(s[1]), uint32(s[2])
+	if n == 0 {
+		return errnoInval
+	}
+	for i := range n {
+		sub, ok := m.Read(in+48*i, 48)
+		if !ok {
+			return errnoFault
+		}
+		var ev [32]byte
+		copy(ev[:8], sub[:8]) // userdata
+		ev[10] = sub[8]       // type
+		if sub[8] == 0 {      // clock
+			if d := int64(binary.LittleEndian.Uint64(sub[24:])); d > 0 {
+				h.ticks += d / int64(time.Microsecond)
+			}
+		} else {
+			binary.LittleEndian.PutUint16(ev[8:], errnoBadf)
+		}
+		if !m.Write(out+32*i, ev[:]) {
+			return errnoFault
+		}
+	}
+	return put32(m, s[3], n)
 }
