@@ -25,11 +25,11 @@ func environSizesGet(envc, envBufLen *uint32) uint32
 //go:noescape
 func environGet(env *uint32, envBuf *byte) uint32
 
-// strings reads a NUL-separated list with sizes and get, the shape of
-// args_get and environ_get.
+// readList reads a NUL-separated list with sizes and get, the shape of
+// args_get and environ_get. The strings share one allocation.
 func readList(sizes func(n, size *uint32) uint32, get func(ptrs *uint32, buf *byte) uint32) []string {
 	var n, size uint32
-	if sizes(&n, &size) != 0 || n == 0 {
+	if sizes(&n, &size) != 0 || n == 0 || size == 0 {
 		return nil
 	}
 	ptrs := make([]uint32, n)
@@ -38,13 +38,17 @@ func readList(sizes func(n, size *uint32) uint32, get func(ptrs *uint32, buf *by
 		return nil
 	}
 	base := uint32(uintptr(unsafe.Pointer(&buf[0])))
+	all := string(buf)
 	out := make([]string, n)
 	for i, p := range ptrs {
-		s := buf[p-base:]
-		if j := strings.IndexByte(string(s), 0); j >= 0 {
+		if p-base >= size {
+			continue
+		}
+		s := all[p-base:]
+		if j := strings.IndexByte(s, 0); j >= 0 {
 			s = s[:j]
 		}
-		out[i] = string(s)
+		out[i] = s
 	}
 	return out
 }
