@@ -63,6 +63,12 @@ func SourceDir() string {
 // writes dir/manifest.json {"coreutils.wasm": ["cat", ...]}. It runs
 // `go build` with GOOS=wasip1 GOARCH=wasm -trimpath -ldflags="-s -w", then
 // asks a native build of each module for its command list.
+//
+// Each module is written as a pre-initialised image (see buildImage and
+// package wasm/preinit): a WASI command whose Go runtime and package
+// initialisation already ran, so a process starts in main. A module that
+// cannot be built so is built as a plain command, with a note on stderr;
+// $WASMSAND_PREINIT=0 builds every module plainly.
 func Build(ctx context.Context, dir string) error {
 	// go build runs in the source directory: make dir independent of it.
 	dir, err := filepath.Abs(dir)
