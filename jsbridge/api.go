@@ -15,6 +15,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/wasmsand/wasmsand/agent"
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
@@ -50,8 +51,14 @@ func Register(host js.Value, version string) {
 		"rm":           a.rm,
 		"setEnv":       a.setEnv,
 		"getEnv":       a.getEnv,
+		"allowNetwork": a.allowNetwork,
 		"complete":     a.complete,
 		"destroy":      a.destroy,
+		"mount":        a.mount,
+		"unmount":      a.unmount,
+		// agent tools (agenttools.go)
+		"toolDefinitions": a.toolDefinitions,
+		"handleToolCall":  a.handleToolCall,
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
 	}
@@ -71,7 +78,9 @@ type api struct {
 
 // jsSandbox is one sandbox and the runs in flight on it.
 type jsSandbox struct {
-	sb *sandbox.Sandbox
+	sb    *sandbox.Sandbox
+	opts  sandbox.Options
+	tools *agent.Toolset // made on first use, under mu
 
 	mu      sync.Mutex
 	runs    map[*context.CancelCauseFunc]struct{}
@@ -177,7 +186,7 @@ func (a *api) create(args []js.Value) any {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		a.nextID++
-		a.sandboxes[a.nextID] = &jsSandbox{sb: sb, runs: map[*context.CancelCauseFunc]struct{}{}}
+		a.sandboxes[a.nextID] = &jsSandbox{sb: sb, opts: opts, runs: map[*context.CancelCauseFunc]struct{}{}}
 		return a.nextID, nil
 	})
 }
@@ -227,6 +236,9 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 		}
 		opts.Cwd = c.String()
 	}
+	if opts.Network, err = parseNetwork(o.Get("network")); err != nil {
+		return opts, err
+	}
 	if t := o.Get("tools"); !t.IsUndefined() && !t.IsNull() {
 		if t.Type() != js.TypeObject {
 			return opts, argErrorf("Sandbox.create: options.tools must map file names to Uint8Array (or to functions that load one)")
@@ -236,6 +248,9 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 			return opts, argErrorf("Sandbox.create: options.tools[%q] must be a Uint8Array, ArrayBuffer or a function returning a Promise of one, under a plain file name", bad)
 		}
 		opts.Tools = tfs
+	}
+	if opts.Mounts, err = parseMounts(o.Get("mounts")); err != nil {
+		return opts, err
 	}
 	return opts, nil
 }

@@ -39,6 +39,8 @@ type Sandbox struct {
 	cwd  string
 	vars map[string]string // the shell's variables after the last Run, for GetEnv
 
+	net netState // the network policy
+
 	started time.Time     // for printf's %(...)T with -2
 	runs    atomic.Uint64 // Runs so far, for processSeed
 }
@@ -68,6 +70,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		cwd:      opts.Cwd,
 	}
 	s.started = s.now()
+	s.net.policy = opts.Network
 	s.fs = vfs.New(vfs.Options{
 		MaxBytes:  1 << 30, // for the layout; see SetLimits below
 		MaxInodes: 1 << 20,
@@ -106,6 +109,12 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	}
 	s.sh = sh
 	s.noteVars()
+	for _, m := range opts.Mounts {
+		if err := s.AddMount(m); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -205,7 +214,11 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
 	run := newRunState(s, cancel)
-	run.timer = newRunTimer(s.opts.Timeout, func() { cancelCause(errTimedOut) })
+	timeout := s.opts.Timeout
+	if rc.timeout > 0 && rc.timeout < timeout {
+		timeout = rc.timeout
+	}
+	run.timer = newRunTimer(timeout, func() { cancelCause(errTimedOut) })
 	defer run.timer.stop()
 	ctx = withRun(ctx, run)
 	go watchShellMemory(ctx, run)
@@ -230,7 +243,7 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	switch {
 	case timedOut:
 		res.Metrics.TimedOut = true
-		fmt.Fprintf(stderr, "command timed out after %v\n", s.opts.Timeout)
+		fmt.Fprintf(stderr, "command timed out after %v\n", timeout)
 		code = 124
 	case run.limitErr() != nil:
 		fmt.Fprintf(stderr, "bash: %v\n", run.limitErr())
@@ -347,6 +360,7 @@ func (s *Sandbox) Close() error {
 	s.runMu.Lock()
 	s.sh = nil
 	s.runMu.Unlock()
+	s.fs.UnmountAll()
 	return nil
 }
 

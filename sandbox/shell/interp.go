@@ -183,6 +183,8 @@ type Interp struct {
 	brokenPipe             bool // a write found its pipe's reader gone (SIGPIPE)
 	procSubsts             []procSub
 	lastProcSubst          *job // the last process substitution, for wait $!
+	coprocs                []*coprocess
+	reaped                 []*coprocess // recently reaped, see reapCoproc
 	secondsAt              time.Time
 	sourceDepth            int
 	umask                  uint32

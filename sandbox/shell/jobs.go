@@ -476,12 +476,83 @@ func (r *Interp) startJob(st *syntax.Stmt, text string, keepStdin bool) *job {
 	return j
 }
 
+// coprocess is a running coproc as its shell sees it: the two fds the
+// shell holds and the descriptions they had, to notice when a script
+// closes or moves one (bash then sets the element to -1).
+type coprocess struct {
+	name string
+	job  *job
+	fd   [2]int
+	d    [2]*fdFile
+}
+
+// checkCoprocFds marks the coprocess fds an exec closed or moved as -1.
+func (r *Interp) checkCoprocFds() {
+	for _, cp := range r.coprocs {
+		for i := range 2 {
+			if cp.fd[i] >= 0 && r.fds.get(cp.fd[i]) != cp.d[i] {
+				cp.fd[i] = -1
+				r.setCoprocElem(cp, i)
+			}
+		}
+	}
+}
+
+func (r *Interp) setCoprocElem(cp *coprocess, i int) {
+	if v := r.vars.global().vars[cp.name]; v != nil && v.Index != nil {
+		v.Index.Set(int64(i), strconv.Itoa(cp.fd[i]))
+	}
+}
+
+// reapCoproc is what bash does when it reaps a coprocess (wait, or a new
+// coproc): close the fds the shell still holds for it and unset NAME and
+// NAME_PID.
+func (r *Interp) reapCoproc(j *job) {
+	for k, cp := range r.coprocs {
+		if cp.job != j {
+			continue
+		}
+		r.closeCoprocFds(cp)
+		// A wait with redirections reaps inside a copy of the fd table:
+		// the tables outside close the fds when they are restored.
+		r.reaped = append(r.reaped, cp)
+		if len(r.reaped) > 8 {
+			r.reaped = r.reaped[1:]
+		}
+		if v := r.vars.global().vars[cp.name]; v != nil && v.Index != nil {
+			delete(r.vars.global().vars, cp.name)
+		}
+		delete(r.vars.global().vars, cp.name+"_PID")
+		r.coprocs = append(r.coprocs[:k], r.coprocs[k+1:]...)
+		return
+	}
+}
+
+// closeCoprocFds closes the fds of a reaped coprocess that the current
+// table still holds.
+func (r *Interp) closeCoprocFds(cp *coprocess) {
+	for i := range 2 {
+		if cp.fd[i] >= 0 && r.fds.get(cp.fd[i]) == cp.d[i] {
+			r.fds.close(cp.fd[i])
+		}
+	}
+}
+
 // coproc runs `coproc [NAME] cmd`: NAME[0] reads its output, NAME[1]
 // writes its input, NAME_PID is its pid.
 func (r *Interp) coproc(c *syntax.CoprocClause) {
 	name := "COPROC"
 	if c.Name != nil {
 		name = r.expandString(c.Name)
+	}
+	// Coprocesses that have ended are reaped first, freeing their fds.
+	for _, cp := range append([]*coprocess(nil), r.coprocs...) {
+		select {
+		case <-cp.job.done:
+			r.jobs.remove(cp.job)
+			r.reapCoproc(cp.job)
+		default:
+		}
 	}
 	outR, outW := r.fs().Pipe()
 	inR, inW := r.fs().Pipe()
@@ -506,6 +577,7 @@ func (r *Interp) coproc(c *syntax.CoprocClause) {
 	r.vars.global().vars[name] = &Var{Attr: AttrIndexed, Set: true, Index: a}
 	if j != nil {
 		r.assignQuiet(name+"_PID", strconv.Itoa(j.pid))
+		r.coprocs = append(r.coprocs, &coprocess{name: name, job: j, fd: [2]int{rfd, wfd}, d: [2]*fdFile{r.fds.get(rfd), r.fds.get(wfd)}})
 	}
 	r.status = 0
 }
@@ -518,6 +590,7 @@ func (r *Interp) waitJob(j *job) (status int, interrupted bool) {
 		select {
 		case <-j.done:
 			r.jobs.remove(j)
+			r.reapCoproc(j)
 			return j.status, false
 		case <-r.pending.wake:
 			if sig, ok := r.pending.interrupting(); ok {

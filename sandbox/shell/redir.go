@@ -33,6 +33,9 @@ func (r *Interp) withRedirs(redirs []*syntax.Redirect, f func()) {
 		tbl := r.fds
 		r.fds = saved
 		tbl.closeAll()
+		for _, cp := range r.reaped {
+			r.closeCoprocFds(cp)
+		}
 	}()
 	if !r.redirect(redirs) {
 		r.status = 1

@@ -198,6 +198,7 @@ type FS struct {
 	used    int64  // bytes of file data and symlink targets
 	maxB    int64
 	maxI    int
+	mnt     mountTable // inodes inside mounts (mount.go)
 
 	clock  atomic.Pointer[func() time.Time]
 	random atomic.Pointer[randSource]
@@ -230,6 +231,8 @@ type inode struct {
 	target string // symlink
 
 	pipe *pipe // FIFO, created on first open
+
+	host *hostNode // set when the inode is in a mount or is a mount root (mount.go)
 }
 
 // genCounter hands out chunk generations. Generations are global so that a

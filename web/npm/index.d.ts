@@ -110,6 +110,41 @@ export interface SandboxOptions {
   tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
   /** Called as the core and tool modules download (they are megabytes). */
   onProgress?: (progress: LoadProgress) => void;
+  /** Host directories to mount (Node.js on Linux only; see Sandbox.mount). */
+  mounts?: MountSpec[];
+  /** What curl and wget may reach; nothing unless a rule allows it. */
+  network?: NetworkOptions;
+}
+
+/**
+ * A network rule: "[METHODS ]URL-PREFIX", e.g. "https://api.example.com/v1/",
+ * "GET,POST http://127.0.0.1:8080/", "*.example.com"; or an object whose
+ * headers the host adds to matching requests (code in the sandbox never sees them).
+ */
+export type NetworkRule = string | { url: string; methods?: string[]; headers?: Record<string, string> };
+
+export interface NetworkOptions {
+  allow?: NetworkRule[];
+  /** URL prefix → headers added to allowed requests under it. */
+  headers?: Record<string, Record<string, string>>;
+  /** Requests per run (each redirect hop counts); default 1000. */
+  maxRequests?: number;
+  /** Response body bytes per run; default 1 GiB. */
+  maxResponseBytes?: number;
+  /** Request body bytes per run; default 64 MiB. */
+  maxRequestBytes?: number;
+  /** Per-request timeout in ms; default 30000. */
+  timeoutMs?: number;
+}
+
+/** A host directory shown inside the sandbox. */
+export interface MountSpec {
+  /** Absolute directory in the sandbox, e.g. "/mnt/data"; made if missing, must be empty. */
+  path: string;
+  /** Directory on the host. */
+  hostPath: string;
+  /** Refuse every change with EROFS. */
+  readOnly?: boolean;
 }
 
 export interface RunOptions {
@@ -193,14 +228,86 @@ export class Sandbox {
   rm(path: string, options?: { recursive?: boolean }): void;
   setEnv(name: string, value: string | number): void;
   getEnv(name: string): string;
+  /** Adds network rules for the runs that follow (see SandboxOptions.network). */
+  allowNetwork(rules: NetworkRule[]): void;
   /**
    * Tab completions of the line's last word: command names for the first
    * word, file names after it. Empty while a command runs.
    */
   complete(line: string): string[];
+  /**
+   * Shows the host directory hostPath at path (Node.js on Linux only; a
+   * browser throws ENOTSUP). Paths inside never lead outside hostPath:
+   * "..", absolute symlinks and symlinks climbing out resolve in the
+   * sandbox. A read-only mount refuses every change with EROFS; what a
+   * writable one grows by counts against fsLimitBytes.
+   */
+  mount(path: string, hostPath: string, options?: { readOnly?: boolean }): void;
+  /** Detaches the mount at path (EBUSY while a file in it is open). */
+  unmount(path: string): void;
+  /** The agent tools bound to this sandbox; see createTools. */
+  toolDefinitions(): ToolDefinition[];
+  /**
+   * Runs one tool call (args: an object or its JSON text). Resolves to the
+   * result object, or to {error: {code, message}} when the call failed.
+   */
+  handleToolCall(name: string, args?: object | string): Promise<ToolResult>;
   /** Stops running commands and frees the sandbox; idempotent. */
   destroy(): void;
 }
+
+/** An agent tool: name, description for a model, JSON Schema of its arguments. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** What a tool call resolves to: the tool's result, or an error with a stable code. */
+export type ToolResult =
+  | SandboxRunToolResult
+  | Record<string, unknown>
+  | { error: { code: string; message: string } };
+
+/** The result of sandbox_run. */
+export interface SandboxRunToolResult {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  execution_time_ms: number;
+  /** The model does not see all the output (cut in the middle, or past the output limit). */
+  truncated: boolean;
+}
+
+/** The agent tools of one Sandbox in the shapes LLM APIs take (also from "wasmsand/tools"). */
+export class SandboxTools {
+  constructor(sandbox: Sandbox);
+  readonly sandbox: Sandbox;
+  readonly definitions: ToolDefinition[];
+  /** OpenAI Chat Completions: {type: "function", function: {name, description, parameters}}. */
+  openai(): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
+  /** OpenAI Responses API: {type: "function", name, description, parameters}. */
+  openaiResponses(): { type: 'function'; name: string; description: string; parameters: Record<string, unknown> }[];
+  /** Anthropic Messages API: {name, description, input_schema}. */
+  anthropic(): { name: string; description: string; input_schema: Record<string, unknown> }[];
+  /**
+   * Vercel AI SDK tools: {name: {description, inputSchema, execute}}.
+   * inputSchema is a Standard Schema with JSON Schema, or, given the AI
+   * SDK's jsonSchema function, its own schema object.
+   */
+  aiSdk(options?: { jsonSchema?: (schema: any, options?: any) => any }): Record<string, {
+    description: string;
+    inputSchema: any;
+    execute: (input: any) => Promise<ToolResult>;
+  }>;
+  handleToolCall(name: string, args?: object | string): Promise<ToolResult>;
+}
+
+/** Binds the agent tools (sandbox_run, read_file, write_file, list_dir, run_code) to a sandbox. */
+export function createTools(sandbox: Sandbox): SandboxTools;
+
+/** Checks arguments against a tool's input schema; returns the issues (empty when they fit). */
+export function validateArgs(schema: Record<string, unknown>, value: unknown): { message: string; path: string[] }[];
 
 /**
  * Sets the folder (URL, or a path under Node) holding wasmsand.wasm,

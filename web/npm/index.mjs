@@ -4,8 +4,10 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
+import { nodeHost } from './nodehost.mjs';
 
 export { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
+export { createTools, SandboxTools, validateArgs } from './tools.mjs';
 
 let base = new URL('./', import.meta.url);
 
@@ -67,7 +69,28 @@ export function configure(options = {}) {
   if (options.baseURL !== undefined) base = dirURL(options.baseURL);
 }
 
+/**
+ * loadMCPCore(tools) reads the MCP server's core (wasmsand-mcp.wasm) and
+ * the tools (a folder, or this package's by default), for mcp.mjs.
+ */
+export async function loadMCPCore(tools) {
+  const [wasmExecSource, bytes] = await Promise.all([
+    readFile(new URL('wasm_exec.js', base), 'utf8'),
+    readFile(new URL('wasmsand-mcp.wasm', base)),
+  ]);
+  return {
+    wasmExecSource,
+    module: await WebAssembly.compile(bytes),
+    tools: await readTools(tools === undefined ? new URL('tools/', base) : dirURL(tools)),
+  };
+}
+
 definePlatform({
+  // mountHost opens a host directory for a mount, with Node's own fs: the
+  // core never reaches the disk by itself.
+  mountHost(dir) {
+    return nodeHost(dir);
+  },
   async loadCore(progress) {
     const [wasmExecSource, bytes] = await Promise.all([
       readFile(new URL('wasm_exec.js', base), 'utf8'),

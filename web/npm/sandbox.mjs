@@ -201,6 +201,31 @@ async function startCore(progress) {
 }
 
 /**
+ * runGo(wasmExecSource, module, host) runs another Go js/wasm program (the
+ * MCP server's core) as startCore runs the core: on a private global whose
+ * wasmsandHost is host, with the same stubs. It resolves to the program's
+ * exit code when it exits. For the loaders' own use.
+ */
+export async function runGo(wasmExecSource, module, host) {
+  const stubs = goStubs();
+  const own = { ...stubs, wasmsandHost: host };
+  if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
+    own.setImmediate = fastSetImmediate();
+  }
+  const g = privateGlobal(own);
+  const Go = new Function('globalThis', 'fs', 'process', 'path', `${wasmExecSource}\nreturn globalThis.Go;`)(
+    g, stubs.fs, stubs.process, stubs.path);
+  const go = new Go();
+  go.argv = ['wasmsand'];
+  go.env = {};
+  let status = 0;
+  go.exit = (code) => { status = code; };
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  await go.run(instance);
+  return status;
+}
+
+/**
  * core(progress) resolves to the core's API object once the Go runtime
  * has started (it starts on the first call). For the loaders' own use.
  */
@@ -217,6 +242,25 @@ export function core(progress = null) {
 function check(v) {
   if (v instanceof SandboxError) throw v;
   return v;
+}
+
+// mountSpec opens hostPath through the platform for a mount at path.
+function mountSpec(what, path, hostPath, options) {
+  if (typeof path !== 'string' || typeof hostPath !== 'string') {
+    throw new SandboxError('INVALID_ARGUMENT', `${what}: path and hostPath must be strings`);
+  }
+  if (!platform.mountHost) {
+    throw new SandboxError('ENOTSUP', `${what}: host directories can be mounted only in Node.js, not in a browser`);
+  }
+  let host;
+  try {
+    host = platform.mountHost(hostPath);
+  } catch (err) {
+    const code = err?.code === 'ENOTSUP' ? 'ENOTSUP' : (typeof err?.code === 'string' ? err.code : 'EIO');
+    const why = code === 'ENOTSUP' ? 'host mounts need Linux (/proc/self/fd) for confinement' : err.message;
+    throw new SandboxError(code, `${what}: cannot mount ${hostPath}: ${why}`);
+  }
+  return { path, readOnly: !!options?.readOnly, host };
 }
 
 const token = Symbol('wasmsand.Sandbox');
@@ -237,7 +281,10 @@ export class Sandbox {
    * memoryLimitBytes, fsLimitBytes, maxProcesses, fuel, outputLimitBytes, env,
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
    * bytes, or where to find a manifest.json), onProgress({loaded, total})
-   * called as the core and tool modules download.
+   * called as the core and tool modules download, mounts ([{path, hostPath,
+   * readOnly}], Node.js only; see mount), network ({allow: rules, headers,
+   * maxRequests, maxResponseBytes, maxRequestBytes, timeoutMs}: what curl and
+   * wget may reach through the host's fetch()).
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -250,6 +297,10 @@ export class Sandbox {
     const progress = onProgress ? new Progress(onProgress) : null;
     const api = await core(progress);
     opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+    if (opts.mounts !== undefined && opts.mounts !== null) {
+      if (!Array.isArray(opts.mounts)) throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.mounts must be an array of {path, hostPath, readOnly}');
+      opts.mounts = opts.mounts.map((m, i) => mountSpec(`Sandbox.create: options.mounts[${i}]`, m?.path, m?.hostPath, m));
+    }
     const id = await api.create(opts);
     return new Sandbox(token, api, id);
   }
@@ -330,8 +381,38 @@ export class Sandbox {
   rm(path, options = {}) { check(this.#api.rm(this.#id, path, options)); }
   setEnv(name, value) { check(this.#api.setEnv(this.#id, name, value)); }
   getEnv(name) { return check(this.#api.getEnv(this.#id, name)); }
+  /**
+   * mount(path, hostPath, {readOnly}) shows the host directory hostPath at
+   * path (Node.js only): paths in it never lead outside hostPath, and a
+   * read-only mount refuses every change with EROFS.
+   */
+  mount(path, hostPath, options = {}) {
+    check(this.#api.mount(this.#id, mountSpec('mount', path, hostPath, options)));
+  }
+  /** unmount(path) detaches the mount at path; EBUSY while a file in it is open. */
+  unmount(path) { check(this.#api.unmount(this.#id, path)); }
+  /** allowNetwork(rules) lets the runs that follow reach more URLs (see SandboxOptions.network). */
+  allowNetwork(rules) { check(this.#api.allowNetwork(this.#id, rules)); }
   /** complete(line) lists Tab completions of the line's last word. */
   complete(line) { return check(this.#api.complete(this.#id, line)); }
+
+  /**
+   * toolDefinitions() lists the agent tools bound to this sandbox as
+   * [{name, description, inputSchema}]; createTools (wasmsand/tools) gives
+   * them in the shapes of the OpenAI, Anthropic and AI SDK APIs.
+   */
+  toolDefinitions() { return JSON.parse(check(this.#api.toolDefinitions(this.#id))); }
+
+  /**
+   * handleToolCall(name, args) runs one tool call (args: an object or its
+   * JSON text) and resolves to the result object, or to {error: {code,
+   * message}} when the call failed (bad arguments, a missing file, ...).
+   */
+  async handleToolCall(name, args = {}) {
+    const json = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    const r = await this.#api.handleToolCall(this.#id, String(name), json);
+    return JSON.parse(r.text);
+  }
 
   /** destroy() stops running commands and frees the sandbox; it is idempotent. */
   destroy() {
