@@ -47,3 +47,13 @@ func BenchmarkGuestSpawn(b *testing.B) {
 	}
 	benchRun(b, sb, "for i in $(seq 200); do /bin/true; done")
 }
+
+// BenchmarkTrLoop is a 200-step loop of a two-guest pipeline; ns/op
+// divided by 200 is the warm cost of one step of two processes.
+func BenchmarkTrLoop(b *testing.B) {
+	sb := newTest(b, Options{})
+	if _, err := sb.Run(context.Background(), "echo a | tr a b"); err != nil { // compile once
+		b.Fatal(err)
+	}
+	benchRun(b, sb, "for i in $(seq 200); do echo a | tr a b; done > /dev/null")
+}

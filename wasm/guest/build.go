@@ -63,6 +63,12 @@ func SourceDir() string {
 // writes dir/manifest.json {"coreutils.wasm": ["cat", ...]}. It runs
 // `go build` with GOOS=wasip1 GOARCH=wasm -trimpath -ldflags="-s -w", then
 // asks a native build of each module for its command list.
+//
+// Each module is written as a pre-initialised image (see buildImage and
+// package wasm/preinit): a WASI command whose Go runtime and package
+// initialisation already ran, so a process starts in main. A module that
+// cannot be built so is built as a plain command, with a note on stderr;
+// $WASMSAND_PREINIT=0 builds every module plainly.
 func Build(ctx context.Context, dir string) error {
 	// go build runs in the source directory: make dir independent of it.
 	dir, err := filepath.Abs(dir)
@@ -123,12 +129,15 @@ func Build(ctx context.Context, dir string) error {
 func buildModule(ctx context.Context, src, dir string, m Module) ([]string, error) {
 	out := filepath.Join(dir, m.File)
 	tmp := out + ".tmp"
-	cmd := exec.CommandContext(ctx, goTool(), "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, m.Package)
-	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		os.Remove(tmp)
-		return nil, fmt.Errorf("guest: building %s: %v\n%s", m.File, err, b)
+	if err := buildImage(ctx, src, tmp, m); err != nil {
+		// Not every program can be pre-initialised: build it as a plain
+		// command, as before.
+		if Preinit() {
+			fmt.Fprintf(os.Stderr, "%v; building %s as a plain command\n", err, m.File)
+		}
+		if err := goBuild(ctx, src, tmp, m, nil); err != nil {
+			return nil, err
+		}
 	}
 	if err := os.Rename(tmp, out); err != nil {
 		return nil, err
@@ -138,6 +147,20 @@ func buildModule(ctx context.Context, src, dir string, m Module) ([]string, erro
 		return nil, fmt.Errorf("guest: listing commands of %s: %w", m.File, err)
 	}
 	return names, nil
+}
+
+// goBuild runs go build for m with GOOS=wasip1, the given extra flags
+// before the package, writing out.
+func goBuild(ctx context.Context, src, out string, m Module, flags []string) error {
+	args := append([]string{"build", "-trimpath", "-ldflags=-s -w", "-o", out}, flags...)
+	cmd := exec.CommandContext(ctx, goTool(), append(args, m.Package)...)
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		os.Remove(out)
+		return fmt.Errorf("guest: building %s: %v\n%s", m.File, err, b)
+	}
+	return nil
 }
 
 // listCommands runs the module natively with WASMSAND_LIST_COMMANDS set,

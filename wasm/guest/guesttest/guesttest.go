@@ -87,20 +87,25 @@ func build() (string, error) {
 // depends on, plus the Go version.
 func sourceHash(src string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintln(h, runtime.Version())
+	fmt.Fprintln(h, runtime.Version(), guest.Preinit())
 	var files []string
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	// The image transform and the decoder it uses shape the output too.
+	walk := func(root string) error {
+		return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			// Embedded sources (the js module's prelude) count as well.
+			if !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".js") && !strings.Contains(p, "testdata")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	for _, dir := range []string{src, filepath.Join(src, "..", "preinit"), filepath.Join(src, "..", "binary")} {
+		if err := walk(dir); err != nil {
+			return "", err
 		}
-		// Embedded sources (the js module's prelude) count as well.
-		if !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".js") && !strings.Contains(p, "testdata")) {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
 	}
 	root := filepath.Join(src, "..", "..")
 	files = append(files, filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum"))
@@ -113,7 +118,7 @@ func sourceHash(src string) (string, error) {
 			}
 			return "", err
 		}
-		fmt.Fprintln(h, strings.TrimPrefix(p, src))
+		fmt.Fprintln(h, strings.TrimPrefix(p, root))
 		_, err = io.Copy(h, f)
 		f.Close()
 		if err != nil {

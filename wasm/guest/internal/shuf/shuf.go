@@ -204,10 +204,10 @@ func Main(env *tool.Env) int {
 }
 
 // newRand returns the generator: seeded from the file's bytes, or from
-// the runtime's random source.
+// the process's random source (tool.Seed).
 func newRand(source string) (*rand.Rand, error) {
 	if source == "" {
-		return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), nil
+		return rand.New(rand.NewPCG(tool.Seed(), tool.Seed())), nil
 	}
 	f, err := os.Open(source)
 	if err != nil {

@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 	"io"
-	"math/rand/v2"
 	"slices"
 )
 
@@ -256,6 +256,6 @@ func randomHash(seed uint64, b []byte) uint64 {
 	return h
 }
 
-// newSeed draws a seed from the runtime's random source (under WASI, the
-// sandbox's seeded random_get).
-func newSeed() uint64 { return rand.Uint64() }
+// newSeed draws a seed from the process's random source (under WASI, the
+// sandbox's seeded random_get; see tool.Seed).
+func newSeed() uint64 { return tool.Seed() }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +47,9 @@ type runtime struct {
 
 func newRuntime(env *tool.Env, out *bufio.Writer, c *capture) *runtime {
 	vm := goja.New()
+	// Math.random from the process's random source, not the runtime's
+	// (seeded once for every process of a pre-initialised module).
+	vm.SetRandSource(rand.New(rand.NewPCG(tool.Seed(), tool.Seed())).Float64)
 	vm.SetFieldNameMapper(goja.TagFieldNameMapper("json", true))
 	rt := &runtime{
 		vm: vm, env: env, out: out, stderr: env.Stderr, capture: c,
