@@ -194,14 +194,12 @@ func (u *uniq) equal(a, b []byte) bool {
 }
 
 func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var prev []byte
+	lr := tool.NewLineReader(r, u.delim)
+	var prev []byte // the first line of the current group, copied
 	have := false
 	var n int64
 	groups := 0
-	var rerr error
-	emitGroupEnd := func() {}
-	_ = emitGroupEnd
+	var num [24]byte
 	flush := func() {
 		if !have {
 			return
@@ -213,20 +211,23 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 		case u.repeated && n < 2, u.unique && n > 1:
 		default:
 			if u.count {
-				out.WriteString(padCount(n))
+				out.Write(padCount(num[:0], n))
 			}
 			out.Write(prev)
 			out.WriteByte(u.delim)
 		}
 	}
-	var pending []byte // -D: the first line of the current group, unwritten
 	for {
-		line, err := br.ReadBytes(u.delim)
-		if err != nil && err != io.EOF {
-			rerr = err
-		}
+		line, err := lr.Line()
 		if len(line) == 0 {
-			break
+			flush()
+			if u.group != "" && have && (u.group == "append" || u.group == "both") {
+				out.WriteByte(u.delim)
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			return err
 		}
 		if line[len(line)-1] == u.delim {
 			line = line[:len(line)-1]
@@ -243,8 +244,7 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 					out.WriteByte(u.delim)
 				}
 			}
-			prev, n, have = line, 1, true
-			pending = line
+			prev, n, have = append(prev[:0], line...), 1, true
 		} else {
 			n++
 			if u.all {
@@ -253,7 +253,7 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 						out.WriteByte(u.delim)
 					}
 					groups++
-					out.Write(pending)
+					out.Write(prev)
 					out.WriteByte(u.delim)
 				}
 				out.Write(line)
@@ -264,21 +264,17 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 			out.Write(line)
 			out.WriteByte(u.delim)
 		}
-		if err != nil {
-			break
-		}
 	}
-	flush()
-	if u.group != "" && have && (u.group == "append" || u.group == "both") {
-		out.WriteByte(u.delim)
-	}
-	return rerr
 }
 
-func padCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for len(s) < 7 {
-		s = " " + s
+// padCount appends n right-aligned in seven columns and a space, as
+// GNU's "%7jd ", to dst.
+func padCount(dst []byte, n int64) []byte {
+	var d [20]byte
+	s := strconv.AppendInt(d[:0], n, 10)
+	for i := len(s); i < 7; i++ {
+		dst = append(dst, ' ')
 	}
-	return s + " "
+	dst = append(dst, s...)
+	return append(dst, ' ')
 }
