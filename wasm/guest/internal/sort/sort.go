@@ -311,7 +311,7 @@ func Main(env *tool.Env) int {
 			continue
 		}
 		bw.Write(l)
-		if _, err := bw.Write([]byte{eol}); err != nil {
+		if err := bw.WriteByte(eol); err != nil {
 			if outFile != nil {
 				env.Errorf("write failed: %s: %s", tool.QuoteIfNeeded(output), tool.Strerror(err))
 				return 2
