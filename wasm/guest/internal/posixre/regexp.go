@@ -33,6 +33,7 @@ type Regexp struct {
 	opts  Options
 	re    *regexp.Regexp // exact translation, when there is one
 	wrap  bool           // re is wrapped for Word: the match is group 1
+	dfa   *dfa           // answers Match for re where it can
 	trees []*node        // otherwise: one tree per pattern
 	ngrp  []int
 }
@@ -104,6 +105,7 @@ func Compile(patterns []string, opts Options) (*Regexp, error) {
 	}
 	re.Longest()
 	r.re = re
+	r.dfa = newDFA(b.String())
 	return r, nil
 }
 
@@ -123,6 +125,11 @@ func literal(s string) *node {
 
 // Match reports whether b (one line, without its terminator) matches.
 func (r *Regexp) Match(b []byte) (bool, error) {
+	if r.dfa != nil {
+		if m, ok := r.dfa.match(b); ok {
+			return m, nil
+		}
+	}
 	if r.re != nil {
 		return r.re.Match(b), nil
 	}
