@@ -114,9 +114,9 @@ type sortState struct {
 	lines [][]byte
 	recs  []rec
 	kind  int
-	// lastResort says that lines whose keys are equal are ordered by
-	// their whole bytes (one key, neither -s nor -u).
-	lastResort bool
+	// onlyKey says there is one key; lastResort that lines whose keys
+	// are equal are then ordered by their whole bytes (neither -s nor -u).
+	onlyKey, lastResort bool
 }
 
 func (st *sortState) key(i uint32) []byte {
@@ -183,7 +183,8 @@ func (st *sortState) compareLines(i, j uint32, skip int) int {
 // rest. Ties fall back to input order, so the result is stable.
 func (s *sorter) sortLines(lines [][]byte) {
 	st := &sortState{s: s, lines: lines, recs: make([]rec, len(lines)), kind: s.prefixKind()}
-	st.lastResort = len(s.keys) == 1 && !s.stable && !s.unique
+	st.onlyKey = len(s.keys) == 1
+	st.lastResort = st.onlyKey && !s.stable && !s.unique
 	k0 := s.keys[0]
 	whole := k0.sword == 0 && k0.schar == 0 && k0.eword < 0 && !k0.skipSBlanks
 	for i, l := range lines {
@@ -203,11 +204,25 @@ func (s *sorter) sortLines(lines [][]byte) {
 	} else {
 		st.sortRun(items, make([]item, len(items)), 0, false)
 	}
-	sorted := make([][]byte, len(lines))
-	for i, it := range items {
-		sorted[i] = lines[it.idx]
+	// Permute lines in place, cycle by cycle, marking placed items.
+	const placed = ^uint32(0)
+	for i := range items {
+		if items[i].idx == placed {
+			continue
+		}
+		first := lines[i]
+		j := i
+		for {
+			k := items[j].idx
+			items[j].idx = placed
+			if int(k) == i {
+				lines[j] = first
+				break
+			}
+			lines[j] = lines[k]
+			j = int(k)
+		}
 	}
-	copy(lines, sorted)
 }
 
 // Below smallRun lines, a run is sorted by comparisons.
@@ -258,11 +273,17 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 		}
 		if hi-lo > 1 {
 			run, rtmp := items[lo:hi], tmp[lo:hi]
+			// The radix sorts are stable and the input was in input order:
+			// a run known to tie entirely is in its final order.
 			switch {
 			case !numeric && st.longer(run, depth+8, whole):
 				st.sortRun(run, rtmp, depth+8, whole)
-			case !whole && st.lastResort && st.keysEqual(run, depth+8):
-				st.sortRun(run, rtmp, 0, true)
+			case whole && st.sameLength(run, depth+8, true):
+				// Identical lines.
+			case !whole && st.onlyKey && st.keysEqual(run, depth+8):
+				if st.lastResort {
+					st.sortRun(run, rtmp, 0, true)
+				}
 			case whole:
 				slices.SortFunc(run, func(a, b item) int { return st.compareLines(a.idx, b.idx, depth) })
 			default:
@@ -302,12 +323,24 @@ func (st *sortState) keysEqual(run []item, end int) bool {
 	}
 	// The keys end within the prefix, padded with zeros: they are equal
 	// when their lengths are.
-	n := len(st.key(run[0].idx))
+	return st.sameLength(run, end, false)
+}
+
+// sameLength reports whether the keys of run (with whole, its lines) all
+// have one length, of at most end bytes.
+func (st *sortState) sameLength(run []item, end int, whole bool) bool {
+	length := func(i uint32) int {
+		if whole {
+			return len(st.lines[i])
+		}
+		return len(st.key(i))
+	}
+	n := length(run[0].idx)
 	if n > end {
 		return false
 	}
 	for _, it := range run[1:] {
-		if len(st.key(it.idx)) != n {
+		if length(it.idx) != n {
 			return false
 		}
 	}
