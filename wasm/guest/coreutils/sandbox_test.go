@@ -147,7 +147,7 @@ func TestInSandbox(t *testing.T) {
 	ctx := context.Background()
 	n := 0
 	for i, c := range diffCases {
-		if slicesContainsAny(c.script, skip) {
+		if slicesContainsAny(c.Script, skip) {
 			continue
 		}
 		n++
@@ -166,21 +166,21 @@ func TestInSandbox(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		t.Run(strings.ReplaceAll(c.script, "/", "∕"), func(t *testing.T) {
-			want := runScript(t, c.script, os.Getenv("PATH"))
-			res, err := sb.Run(ctx, c.script, sandbox.WithCwd(dir), sandbox.WithEnv("LC_ALL=C"))
+		t.Run(strings.ReplaceAll(c.Script, "/", "∕"), func(t *testing.T) {
+			want := harness.RunScript(t, c.Script, os.Getenv("PATH"))
+			res, err := sb.Run(ctx, c.Script, sandbox.WithCwd(dir), sandbox.WithEnv("LC_ALL=C"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(res.Stdout) != want.stdout {
-				t.Errorf("stdout differs\n got: %q\nwant: %q", res.Stdout, want.stdout)
+			if string(res.Stdout) != want.Stdout {
+				t.Errorf("stdout differs\n got: %q\nwant: %q", res.Stdout, want.Stdout)
 			}
-			if res.ExitCode != want.code {
-				t.Errorf("exit status %d, GNU %d (stderr %q)", res.ExitCode, want.code, res.Stderr)
+			if res.ExitCode != want.Code {
+				t.Errorf("exit status %d, GNU %d (stderr %q)", res.ExitCode, want.Code, res.Stderr)
 			}
-			if c.stderr {
+			if c.Stderr {
 				got, _, _ := strings.Cut(string(res.Stderr), "\n")
-				w, _, _ := strings.Cut(want.stderr, "\n")
+				w, _, _ := strings.Cut(want.Stderr, "\n")
 				if got != w {
 					t.Errorf("first stderr line differs\n got: %q\nwant: %q", got, w)
 				}
