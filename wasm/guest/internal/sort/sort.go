@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -275,6 +276,10 @@ func Main(env *tool.Env) int {
 		}
 		lines, err = readLines(lines, r, eol)
 		r.Close()
+		if err == tool.ErrMemoryExhausted {
+			env.Errorf("memory exhausted")
+			return 2
+		}
 		if err != nil {
 			env.Errorf("read failed: %s: %s", tool.QuoteIfNeeded(name), tool.Strerror(err))
 			return 2
@@ -292,6 +297,11 @@ func Main(env *tool.Env) int {
 			}
 		}
 		return 0
+	}
+	// The records, the sorted items and their scratch: 40 bytes a line.
+	if tool.CheckMemory(40*int64(len(lines))) != nil {
+		env.Errorf("memory exhausted")
+		return 2
 	}
 	s.sortLines(lines)
 	var w io.Writer = env.Out()
@@ -339,13 +349,22 @@ func readLines(lines [][]byte, r io.Reader, eol byte) ([][]byte, error) {
 	}
 	if lines == nil {
 		// About 30 bytes a line: one allocation instead of a dozen.
-		lines = make([][]byte, 0, len(data)/32+16)
+		n := len(data)/32 + 16
+		if err := tool.CheckMemory(24 * int64(n)); err != nil {
+			return lines, err
+		}
+		lines = make([][]byte, 0, n)
 	}
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, eol)
 		if i < 0 {
 			lines = append(lines, data)
 			break
+		}
+		if len(lines) == cap(lines) {
+			if err := tool.CheckMemory(2 * 24 * int64(cap(lines))); err != nil {
+				return lines, err
+			}
 		}
 		lines = append(lines, data[:i:i])
 		data = data[i+1:]
@@ -354,16 +373,35 @@ func readLines(lines [][]byte, r io.Reader, eol byte) ([][]byte, error) {
 }
 
 // readAll reads r to its end; a regular file is read into a buffer of its
-// size at once, not grown by copying.
+// size at once, not grown by copying. It returns tool.ErrMemoryExhausted
+// rather than grow the buffer past the process's memory cap.
 func readAll(r io.Reader) ([]byte, error) {
+	size := int64(64 << 10)
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-			b := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
-			_, err := b.ReadFrom(f)
-			return b.Bytes(), err
+			size = fi.Size() + 512
 		}
 	}
-	return io.ReadAll(r)
+	if err := tool.CheckMemory(size); err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			if err := tool.CheckMemory(2 * int64(cap(b))); err != nil {
+				return nil, err
+			}
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // parseKey parses F[.C][OPTS][,F[.C][OPTS]].
