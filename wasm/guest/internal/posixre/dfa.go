@@ -18,6 +18,7 @@ type dfa struct {
 	prog     *syntax.Prog
 	nonASCII bool // some instruction can match a rune ≥ utf8.RuneSelf
 	states   []*dstate
+	trans    []int32
 	index    map[string]int32
 	start    [2]int32 // the start state at the beginning of the text, and later
 	restart  []uint32 // the closure of the start mid-text, added at every byte
@@ -35,10 +36,14 @@ type dfa struct {
 // empty-width condition.
 type dstate struct {
 	pcs      []uint32
-	next     [256]int32 // -1: not built yet
-	match    bool       // some thread has matched
-	endMatch int8       // matches at the end of the text: 0 unknown, 1 yes, -1 no
+	match    bool // some thread has matched
+	endMatch int8 // matches at the end of the text: 0 unknown, 1 yes, -1 no
 }
+
+// The transitions of all states, 256 per state in one table so the
+// matching loop does one load per byte: the next state's index, with
+// matchFlag set when that state has matched, or -1 when not built yet.
+const matchFlag = 1 << 30
 
 // maxStates caps the automaton's size (each state holds 1 KiB of
 // transitions); past it, the caller's matcher takes over.
@@ -149,8 +154,8 @@ func (d *dfa) state(set []uint32) int32 {
 		return -1
 	}
 	s := &dstate{pcs: slices.Clone(kept)}
-	for i := range s.next {
-		s.next[i] = -1
+	for range 256 {
+		d.trans = append(d.trans, -1)
 	}
 	for _, pc := range kept {
 		if d.prog.Inst[pc].Op == syntax.InstMatch {
@@ -186,7 +191,11 @@ func (d *dfa) step(i int32, c byte) int32 {
 	}
 	j := d.state(d.set)
 	if j >= 0 {
-		s.next[c] = j
+		t := j
+		if d.states[j].match {
+			t |= matchFlag
+		}
+		d.trans[int(i)<<8|int(c)] = t
 	}
 	return j
 }
@@ -232,23 +241,25 @@ func (d *dfa) match(b []byte) (matched, ok bool) {
 		}
 	}
 	i := d.start[0]
-	states := d.states
+	if d.states[i].match {
+		return true, true
+	}
+	t := d.trans
 	for _, c := range b {
-		s := states[i]
-		if s.match {
-			return true, true
-		}
-		j := s.next[c]
+		j := t[int(i)<<8|int(c)]
 		if j < 0 {
 			if j = d.step(i, c); j < 0 {
 				return false, false
 			}
-			states = d.states
+			t = d.trans
+			if d.states[j].match {
+				return true, true
+			}
+		}
+		if j&matchFlag != 0 {
+			return true, true
 		}
 		i = j
-	}
-	if states[i].match {
-		return true, true
 	}
 	return d.endMatch(i, len(b) == 0), true
 }

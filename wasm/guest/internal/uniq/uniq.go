@@ -186,6 +186,9 @@ func (u *uniq) key(line []byte) []byte {
 }
 
 func (u *uniq) equal(a, b []byte) bool {
+	if u.skipFields == 0 && u.skipChars == 0 && u.checkChars < 0 && !u.ignoreCase {
+		return bytes.Equal(a, b)
+	}
 	ka, kb := u.key(a), u.key(b)
 	if u.ignoreCase {
 		return bytes.EqualFold(ka, kb)
