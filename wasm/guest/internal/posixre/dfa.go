@@ -245,7 +245,37 @@ func (d *dfa) match(b []byte) (matched, ok bool) {
 		return true, true
 	}
 	t := d.trans
-	for _, c := range b {
+	pos := 0
+	for pos < len(b) {
+		// Four known, unmatched transitions a step (an unbuilt one, -1,
+		// has matchFlag set too): under wasm the loop's overhead
+		// outweighs the lookups.
+		for pos+4 <= len(b) {
+			j1 := t[int(i)<<8|int(b[pos])]
+			if j1&matchFlag != 0 {
+				break
+			}
+			j2 := t[int(j1)<<8|int(b[pos+1])]
+			if j2&matchFlag != 0 {
+				i, pos = j1, pos+1
+				break
+			}
+			j3 := t[int(j2)<<8|int(b[pos+2])]
+			if j3&matchFlag != 0 {
+				i, pos = j2, pos+2
+				break
+			}
+			j4 := t[int(j3)<<8|int(b[pos+3])]
+			if j4&matchFlag != 0 {
+				i, pos = j3, pos+3
+				break
+			}
+			i, pos = j4, pos+4
+		}
+		if pos >= len(b) {
+			break
+		}
+		c := b[pos]
 		j := t[int(i)<<8|int(c)]
 		if j < 0 {
 			if j = d.step(i, c); j < 0 {
@@ -260,6 +290,7 @@ func (d *dfa) match(b []byte) (matched, ok bool) {
 			return true, true
 		}
 		i = j
+		pos++
 	}
 	return d.endMatch(i, len(b) == 0), true
 }

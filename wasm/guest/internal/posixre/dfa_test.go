@@ -55,7 +55,7 @@ func TestDFARandom(t *testing.T) {
 		}
 		for range 20 {
 			var s strings.Builder
-			for range r.IntN(7) {
+			for range r.IntN(14) {
 				s.WriteString(alphabet[r.IntN(len(alphabet))])
 			}
 			m, ok := d.match([]byte(s.String()))

@@ -443,9 +443,7 @@ func (t *tr) run(r io.Reader, out *bufio.Writer) error {
 		switch {
 		case !t.del && !t.squeeze:
 			o = obuf[:len(in)]
-			for i, c := range in {
-				o[i] = m[c]
-			}
+			translate(o, in, m)
 		case !t.squeeze:
 			for _, c := range in {
 				if !del[c] {
@@ -474,6 +472,20 @@ func (t *tr) run(r io.Reader, out *bufio.Writer) error {
 		if err != nil {
 			return err
 		}
+	}
+}
+
+// translate sets dst[i] to m[src[i]], eight bytes a step: under wasm the
+// loop's own overhead outweighs the lookups.
+func translate(dst, src []byte, m *[256]byte) {
+	for len(src) >= 8 && len(dst) >= 8 {
+		d, s := dst[:8:8], src[:8:8]
+		d[0], d[1], d[2], d[3] = m[s[0]], m[s[1]], m[s[2]], m[s[3]]
+		d[4], d[5], d[6], d[7] = m[s[4]], m[s[5]], m[s[6]], m[s[7]]
+		dst, src = dst[8:], src[8:]
+	}
+	for i, c := range src {
+		dst[i] = m[c]
 	}
 }
 
