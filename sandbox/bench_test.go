@@ -90,9 +90,10 @@ var toolCases = []struct{ name, cmd string }{
 }
 
 // BenchmarkTools runs each tool case in the sandbox and reports, besides
-// its CPU time, the fuel it used (deterministic: the figure to watch) and,
-// when bash is installed, the CPU time of bash with the host's GNU tools
-// over the same file and the ratio of the two (x-gnu).
+// its CPU time, the fuel it used (deterministic: the figure to watch), the
+// largest linear memory of its guests (peak-MiB) and, when bash is
+// installed, the CPU time of bash with the host's GNU tools over the same
+// file and the ratio of the two (x-gnu).
 func BenchmarkTools(b *testing.B) {
 	data := records(200000)
 	sb := newTest(b, Options{})
@@ -110,7 +111,7 @@ func BenchmarkTools(b *testing.B) {
 			if _, err := sb.Run(ctx, tc.cmd); err != nil { // compile once
 				b.Fatal(err)
 			}
-			var fuel, gnu int64
+			var fuel, gnu, peak int64
 			cpu0 := cpuTime()
 			for b.Loop() {
 				res, err := sb.Run(ctx, tc.cmd+" >/dev/null")
@@ -118,9 +119,11 @@ func BenchmarkTools(b *testing.B) {
 					b.Fatalf("%q: %v %+v", tc.cmd, err, res)
 				}
 				fuel += res.Metrics.FuelUsed
+				peak = max(peak, res.Metrics.PeakMemoryBytes)
 			}
 			cpu := cpuTime() - cpu0
 			b.ReportMetric(float64(fuel)/float64(b.N), "fuel/op")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 			if cpu0 < 0 {
 				return
 			}
