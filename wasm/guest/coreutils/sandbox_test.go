@@ -251,3 +251,33 @@ func TestSandboxSpecifics(t *testing.T) {
 		t.Errorf("same seed, different shuffles: %q vs %q", a.Stdout, b.Stdout)
 	}
 }
+
+// TestMemoryCap checks the tools under a small memory cap: tail streams an
+// input far larger than the cap, and sort, which must hold its input,
+// stops with GNU's one line instead of the Go runtime's fatal error.
+func TestMemoryCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the wasm module")
+	}
+	sb := newSandbox(t, sandbox.Options{Timeout: 2 * time.Minute, MemoryLimit: 32 << 20})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		cmd            string
+		stdout, stderr string
+		code           int
+	}{
+		{cmd: "yes abc | head -c 100000000 | tail -1", stdout: "abc\n"},
+		{cmd: "yes abc | head -c 100000000 | tail -c 5", stdout: "\nabc\n"},
+		{cmd: "seq 3000000 > big; sort big", stderr: "sort: memory exhausted\n", code: 2},
+		{cmd: "seq 3000000 | sort", stderr: "sort: memory exhausted\n", code: 2},
+		{cmd: "seq 1000 | sort -n | tail -1", stdout: "1000\n"},
+	} {
+		res, err := sb.Run(ctx, tc.cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(res.Stdout) != tc.stdout || string(res.Stderr) != tc.stderr || res.ExitCode != tc.code {
+			t.Errorf("%s: got (%q, %q, %d), want (%q, %q, %d)", tc.cmd, res.Stdout, res.Stderr, res.ExitCode, tc.stdout, tc.stderr, tc.code)
+		}
+	}
+}

@@ -11,10 +11,11 @@ import (
 // words, "memory exhausted".
 var ErrMemoryExhausted = errors.New("memory exhausted")
 
-// memoryLimit is the cap on this process's memory in bytes, or 0 if
-// unknown; memoryLimit() reads it once.
+// memLimit caches memoryLimit: -1 until asked.
 var memLimit int64 = -1
 
+// memoryLimit returns the cap on this process's memory in bytes, or 0 if
+// there is none known.
 func memoryLimit() int64 {
 	if memLimit < 0 {
 		memLimit = hostMemoryLimit()
@@ -35,7 +36,7 @@ var footprint = []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
 // CheckMemory returns ErrMemoryExhausted if n more bytes of heap would not
 // fit under the process's memory cap. Running out of memory inside the Go
 // runtime is a fatal error that no command can catch, reported with a
-// dump of the runtime's state: a command that holds its input (sort, tac)
+// dump of the runtime's state: a command that holds its input (sort)
 // calls CheckMemory before each large allocation instead, and stops with
 // one line and a failure status as GNU's do when malloc fails.
 func CheckMemory(n int64) error {
@@ -46,8 +47,8 @@ func CheckMemory(n int64) error {
 	metrics.Read(footprint)
 	used := int64(footprint[0].Value.Uint64())
 	// The heap grows in 4 MiB arenas and a large object needs contiguous
-	// pages: keep a margin.
-	if used+n+n/8+(8<<20) > limit {
+	// pages: keep a margin, smaller under a small cap.
+	if used+n+n/8+min(4<<20, limit/16) > limit {
 		return ErrMemoryExhausted
 	}
 	return nil
