@@ -202,7 +202,6 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 	have := false
 	var n int64
 	groups := 0
-	var num [24]byte
 	flush := func() {
 		if !have {
 			return
@@ -213,11 +212,14 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 			// lines were written as the group went
 		case u.repeated && n < 2, u.unique && n > 1:
 		default:
+			// One write of the whole output line, built in the writer's
+			// own free space: under wasm each call costs more than the copy.
+			b := out.AvailableBuffer()
 			if u.count {
-				out.Write(padCount(num[:0], n))
+				b = padCount(b, n)
 			}
-			out.Write(prev)
-			out.WriteByte(u.delim)
+			b = append(b, prev...)
+			out.Write(append(b, u.delim))
 		}
 	}
 	for {
@@ -274,10 +276,17 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 // GNU's "%7jd ", to dst.
 func padCount(dst []byte, n int64) []byte {
 	var d [20]byte
-	s := strconv.AppendInt(d[:0], n, 10)
-	for i := len(s); i < 7; i++ {
+	i := len(d)
+	for v := uint64(n); ; v /= 10 {
+		i--
+		d[i] = byte('0' + v%10)
+		if v < 10 {
+			break
+		}
+	}
+	for k := len(d) - i; k < 7; k++ {
 		dst = append(dst, ' ')
 	}
-	dst = append(dst, s...)
+	dst = append(dst, d[i:]...)
 	return append(dst, ' ')
 }
