@@ -267,6 +267,7 @@ func Main(env *tool.Env) int {
 	if check && len(files) > 1 {
 		return env.Usage(2, "extra operand %s not allowed with -c", tool.Quote(files[1]))
 	}
+	defer tool.CollectNearCap()()
 	var lines [][]byte
 	for _, name := range files {
 		r, err := env.Open(name)
