@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 var spec = tool.Spec{
@@ -348,13 +349,13 @@ func readLines(lines [][]byte, r io.Reader, eol byte) ([][]byte, error) {
 	if err != nil {
 		return lines, err
 	}
-	if lines == nil {
-		// About 30 bytes a line: one allocation instead of a dozen.
-		n := len(data)/32 + 16
+	// Count the lines first (eight bytes a step): one allocation of the
+	// right size, no garbage from growing.
+	if n := len(lines) + wc.CountByte(data, eol) + 1; n > cap(lines) {
 		if err := tool.CheckMemory(24 * int64(n)); err != nil {
 			return lines, err
 		}
-		lines = make([][]byte, 0, n)
+		lines = append(make([][]byte, 0, n), lines...)
 	}
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, eol)
