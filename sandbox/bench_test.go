@@ -3,11 +3,12 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 // benchRun runs cmd b.N times. Besides wall time it reports the process's
@@ -52,27 +53,6 @@ func BenchmarkGuestSpawn(b *testing.B) {
 	benchRun(b, sb, "for i in $(seq 200); do /bin/true; done")
 }
 
-// records returns n lines of "date region amount code", the data of the
-// tool benchmarks (5.5 MB for 200,000 lines).
-func records(n int) []byte {
-	regions := []string{"north", "south", "east", "west", "central", "xray", "island", "metro"}
-	var b bytes.Buffer
-	x := uint32(2463534242)
-	next := func() uint32 { // xorshift32
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		return x
-	}
-	for range n {
-		r := next()
-		fmt.Fprintf(&b, "2024-%02d-%02d %s %d %c%d%c%d\n",
-			1+r%12, 1+(r>>4)%28, regions[(r>>9)%uint32(len(regions))], next()%100000,
-			'A'+byte(r>>12)%26, (r>>17)%10, 'A'+byte(r>>21)%26, (r>>26)%10)
-	}
-	return b.Bytes()
-}
-
 // toolCases are the tool cases of issue 14's table, over 200,000 records.
 var toolCases = []struct{ name, cmd string }{
 	{"uniq-c", "uniq -c d"},
@@ -95,7 +75,7 @@ var toolCases = []struct{ name, cmd string }{
 // installed, the CPU time of bash with the host's GNU tools over the same
 // file and the ratio of the two (x-gnu).
 func BenchmarkTools(b *testing.B) {
-	data := records(200000)
+	data := guesttest.Records(200000)
 	sb := newTest(b, Options{})
 	if err := sb.WriteFile("/home/user/d", data, 0o644); err != nil {
 		b.Fatal(err)

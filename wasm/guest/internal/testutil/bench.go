@@ -2,38 +2,16 @@ package testutil
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"testing"
 
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
 
-// Records returns n lines of realistic tabular text, "date region amount
-// code", as sort, uniq, cut and friends meet in logs and CSV exports:
-//
-//	2024-03-17 north 48213 K7Q2
-//
-// The same n gives the same bytes every time.
-func Records(n int) []byte {
-	regions := []string{"north", "south", "east", "west", "central", "xray", "island", "metro"}
-	var b bytes.Buffer
-	b.Grow(n * 30)
-	x := uint32(2463534242)
-	next := func() uint32 { // xorshift32
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		return x
-	}
-	for range n {
-		r := next()
-		fmt.Fprintf(&b, "2024-%02d-%02d %s %d %c%d%c%d\n",
-			1+r%12, 1+(r>>4)%28, regions[(r>>9)%uint32(len(regions))], next()%100000,
-			'A'+byte(r>>12)%26, (r>>17)%10, 'A'+byte(r>>21)%26, (r>>26)%10)
-	}
-	return b.Bytes()
-}
+// Records returns n lines of "date region amount code", as
+// guesttest.Records.
+func Records(n int) []byte { return guesttest.Records(n) }
 
 // Bench runs main with args over stdin b.N times, output discarded, and
 // reports the throughput and allocations per run.
