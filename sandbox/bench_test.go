@@ -3,7 +3,12 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 // benchRun runs cmd b.N times. Besides wall time it reports the process's
@@ -56,4 +61,78 @@ func BenchmarkTrLoop(b *testing.B) {
 		b.Fatal(err)
 	}
 	benchRun(b, sb, "for i in $(seq 200); do echo a | tr a b; done > /dev/null")
+}
+
+// toolCases are the tool cases of issue 14's table, over 200,000 records.
+var toolCases = []struct{ name, cmd string }{
+	{"uniq-c", "uniq -c d"},
+	{"cut", "cut -d' ' -f2 d"},
+	{"tr", "tr a-z A-Z < d"},
+	{"sort", "sort d"},
+	{"sort-u", "sort -u d"},
+	{"sort-n-k3", "sort -n -k3 d"},
+	{"cut-sort-uniq", "cut -d' ' -f2 d | sort | uniq -c | sort -rn"},
+	{"grep-cE", "grep -cE '[0-9]+ [A-Z][0-9]X' d"},
+	{"grep-F", "grep -cF -e north -e K7 -e 2024-13 d"},
+	{"wc-w", "wc -w d"},
+	{"cat-grep-wc", "cat d | grep xray | wc -l"},
+	{"tail-1", "tail -1 d"},
+}
+
+// BenchmarkTools runs each tool case in the sandbox and reports, besides
+// its CPU time, the fuel it used (deterministic: the figure to watch), the
+// largest linear memory of its guests (peak-MiB) and, when bash is
+// installed, the CPU time of bash with the host's GNU tools over the same
+// file and the ratio of the two (x-gnu).
+func BenchmarkTools(b *testing.B) {
+	data := guesttest.Records(200000)
+	sb := newTest(b, Options{})
+	if err := sb.WriteFile("/home/user/d", data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "d"), data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	_, bashErr := exec.LookPath("bash")
+	for _, tc := range toolCases {
+		b.Run(tc.name, func(b *testing.B) {
+			ctx := context.Background()
+			if _, err := sb.Run(ctx, tc.cmd); err != nil { // compile once
+				b.Fatal(err)
+			}
+			var fuel, gnu, peak int64
+			cpu0 := cpuTime()
+			for b.Loop() {
+				res, err := sb.Run(ctx, tc.cmd+" >/dev/null")
+				if err != nil || res.ExitCode != 0 {
+					b.Fatalf("%q: %v %+v", tc.cmd, err, res)
+				}
+				fuel += res.Metrics.FuelUsed
+				peak = max(peak, res.Metrics.PeakMemoryBytes)
+			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(float64(fuel)/float64(b.N), "fuel/op")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
+			if cpu0 < 0 {
+				return
+			}
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+			if bashErr != nil {
+				return
+			}
+			for range b.N {
+				c0 := childCPUTime()
+				cmd := exec.Command("bash", "-c", tc.cmd+" >/dev/null")
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "LC_ALL=C")
+				if err := cmd.Run(); err != nil {
+					b.Fatalf("bash %q: %v", tc.cmd, err)
+				}
+				gnu += childCPUTime() - c0
+			}
+			b.ReportMetric(float64(gnu)/float64(b.N), "gnu-cpu-ns/op")
+			b.ReportMetric(float64(cpu)/float64(gnu), "x-gnu")
+		})
+	}
 }

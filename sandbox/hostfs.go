@@ -15,6 +15,11 @@ import (
 //	path_chmod(path, path_len, mode, follow: i32) -> errno
 //	path_mode(path, path_len, follow, mode_out: i32) -> errno     permission bits, 0o7777
 //	fs_usage(out: i32) -> errno        u64 × 4: byte limit, bytes used, inode limit, inodes used
+//	mem_limit(out: i32) -> errno       u64: the cap on the caller's linear memory, bytes
+//
+// (mem_limit lets a tool that holds its input, such as sort, stop with
+// "memory exhausted" before the Go runtime's own allocation fails: that
+// failure is a fatal error no guest can catch.)
 //
 // Relative paths resolve against the caller's working directory.
 func hostFSFuncs() []wasm.HostFunc {
@@ -23,6 +28,7 @@ func hostFSFuncs() []wasm.HostFunc {
 		{Name: "path_chmod", Params: []wasm.ValueType{i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: pathChmod, NonBlocking: true},
 		{Name: "path_mode", Params: []wasm.ValueType{i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: pathMode, NonBlocking: true},
 		{Name: "fs_usage", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: fsUsage, NonBlocking: true},
+		{Name: "mem_limit", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: memLimit, NonBlocking: true},
 	}
 }
 
@@ -82,6 +88,19 @@ func fsUsage(ctx context.Context, mem wasm.Memory, stack []uint64) {
 			errnoResult(stack, efault)
 			return
 		}
+	}
+	errnoResult(stack, nil)
+}
+
+func memLimit(ctx context.Context, mem wasm.Memory, stack []uint64) {
+	g, _ := ctx.Value(guestKey{}).(*guestProc)
+	if g == nil {
+		errnoResult(stack, vfs.ENOTSUP)
+		return
+	}
+	if !mem.WriteUint64Le(uint32(stack[0]), uint64(g.run.s.memPages)*65536) {
+		errnoResult(stack, efault)
+		return
 	}
 	errnoResult(stack, nil)
 }

@@ -32,7 +32,7 @@ const spawnModule = "wasmsand"
 // spawnFuncs are the guest-callable functions of spawnModule.
 var spawnFuncs = map[string]bool{
 	"proc_spawn": true, "proc_wait": true, "proc_wait_timeout": true, "proc_kill": true, "fd_pipe": true,
-	"path_chmod": true, "path_mode": true, "fs_usage": true,
+	"path_chmod": true, "path_mode": true, "fs_usage": true, "mem_limit": true,
 }
 
 // child is a process a guest started.

@@ -147,7 +147,7 @@ func TestInSandbox(t *testing.T) {
 	ctx := context.Background()
 	n := 0
 	for i, c := range diffCases {
-		if slicesContainsAny(c.script, skip) {
+		if slicesContainsAny(c.Script, skip) {
 			continue
 		}
 		n++
@@ -166,21 +166,21 @@ func TestInSandbox(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		t.Run(strings.ReplaceAll(c.script, "/", "∕"), func(t *testing.T) {
-			want := runScript(t, c.script, os.Getenv("PATH"))
-			res, err := sb.Run(ctx, c.script, sandbox.WithCwd(dir), sandbox.WithEnv("LC_ALL=C"))
+		t.Run(strings.ReplaceAll(c.Script, "/", "∕"), func(t *testing.T) {
+			want := harness.RunScript(t, c.Script, os.Getenv("PATH"))
+			res, err := sb.Run(ctx, c.Script, sandbox.WithCwd(dir), sandbox.WithEnv("LC_ALL=C"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(res.Stdout) != want.stdout {
-				t.Errorf("stdout differs\n got: %q\nwant: %q", res.Stdout, want.stdout)
+			if string(res.Stdout) != want.Stdout {
+				t.Errorf("stdout differs\n got: %q\nwant: %q", res.Stdout, want.Stdout)
 			}
-			if res.ExitCode != want.code {
-				t.Errorf("exit status %d, GNU %d (stderr %q)", res.ExitCode, want.code, res.Stderr)
+			if res.ExitCode != want.Code {
+				t.Errorf("exit status %d, GNU %d (stderr %q)", res.ExitCode, want.Code, res.Stderr)
 			}
-			if c.stderr {
+			if c.Stderr {
 				got, _, _ := strings.Cut(string(res.Stderr), "\n")
-				w, _, _ := strings.Cut(want.stderr, "\n")
+				w, _, _ := strings.Cut(want.Stderr, "\n")
 				if got != w {
 					t.Errorf("first stderr line differs\n got: %q\nwant: %q", got, w)
 				}
@@ -249,5 +249,35 @@ func TestSandboxSpecifics(t *testing.T) {
 	b, _ := sb2.Run(ctx, shufCmd)
 	if string(a.Stdout) != string(b.Stdout) || string(a.Stdout) == "" {
 		t.Errorf("same seed, different shuffles: %q vs %q", a.Stdout, b.Stdout)
+	}
+}
+
+// TestMemoryCap checks the tools under a small memory cap: tail streams an
+// input far larger than the cap, and sort, which must hold its input,
+// stops with GNU's one line instead of the Go runtime's fatal error.
+func TestMemoryCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the wasm module")
+	}
+	sb := newSandbox(t, sandbox.Options{Timeout: 2 * time.Minute, MemoryLimit: 32 << 20})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		cmd            string
+		stdout, stderr string
+		code           int
+	}{
+		{cmd: "yes abc | head -c 100000000 | tail -1", stdout: "abc\n"},
+		{cmd: "yes abc | head -c 100000000 | tail -c 5", stdout: "\nabc\n"},
+		{cmd: "seq 3000000 > big; sort big", stderr: "sort: memory exhausted\n", code: 2},
+		{cmd: "seq 3000000 | sort", stderr: "sort: memory exhausted\n", code: 2},
+		{cmd: "seq 1000 | sort -n | tail -1", stdout: "1000\n"},
+	} {
+		res, err := sb.Run(ctx, tc.cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(res.Stdout) != tc.stdout || string(res.Stderr) != tc.stderr || res.ExitCode != tc.code {
+			t.Errorf("%s: got (%q, %q, %d), want (%q, %q, %d)", tc.cmd, res.Stdout, res.Stderr, res.ExitCode, tc.stdout, tc.stderr, tc.code)
+		}
 	}
 }

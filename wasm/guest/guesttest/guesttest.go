@@ -5,6 +5,7 @@
 package guesttest
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -126,4 +127,31 @@ func sourceHash(src string) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Records returns n lines of realistic tabular text, the data of the
+// tools' benchmarks natively and in the sandbox, "date region amount
+// code", as sort, uniq, cut and friends meet in logs and CSV exports:
+//
+//	2024-03-17 north 48213 K7Q2
+//
+// The same n gives the same bytes every time.
+func Records(n int) []byte {
+	regions := []string{"north", "south", "east", "west", "central", "xray", "island", "metro"}
+	var b bytes.Buffer
+	b.Grow(n * 30)
+	x := uint32(2463534242)
+	next := func() uint32 { // xorshift32
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		return x
+	}
+	for range n {
+		r := next()
+		fmt.Fprintf(&b, "2024-%02d-%02d %s %d %c%d%c%d\n",
+			1+r%12, 1+(r>>4)%28, regions[(r>>9)%uint32(len(regions))], next()%100000,
+			'A'+byte(r>>12)%26, (r>>17)%10, 'A'+byte(r>>21)%26, (r>>26)%10)
+	}
+	return b.Bytes()
 }

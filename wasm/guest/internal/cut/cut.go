@@ -285,6 +285,20 @@ func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 }
 
 func (c *cut) positions(out *bufio.Writer, b []byte) {
+	if !c.chars && !c.complement {
+		// Bytes: the merged spans are apart, so each is one slice.
+		for k, s := range c.spans {
+			if s.lo > len(b) {
+				break
+			}
+			if k > 0 && c.outSet {
+				out.Write(c.outDelim)
+			}
+			out.Write(b[s.lo-1 : min(s.hi, len(b))])
+		}
+		out.WriteByte(c.eol)
+		return
+	}
 	prev := false // the previous position was selected
 	first := true
 	for i, pos := 0, 1; i < len(b); pos++ {
@@ -307,16 +321,21 @@ func (c *cut) positions(out *bufio.Writer, b []byte) {
 }
 
 func (c *cut) fields(out *bufio.Writer, b []byte) {
-	if !bytes.Contains(b, c.delim) {
+	i := bytes.Index(b, c.delim)
+	if i < 0 {
 		if !c.onlyDelim {
 			out.Write(b)
 			out.WriteByte(c.eol)
 		}
 		return
 	}
+	// Past the last selected field nothing more is printed.
+	last := math.MaxInt
+	if !c.complement {
+		last = c.spans[len(c.spans)-1].hi
+	}
 	first := true
-	for n := 1; ; n++ {
-		i := bytes.Index(b, c.delim)
+	for n := 1; n <= last; n++ {
 		field := b
 		if i >= 0 {
 			field = b[:i]
@@ -332,6 +351,11 @@ func (c *cut) fields(out *bufio.Writer, b []byte) {
 			break
 		}
 		b = b[i+len(c.delim):]
+		if len(c.delim) == 1 {
+			i = bytes.IndexByte(b, c.delim[0])
+		} else {
+			i = bytes.Index(b, c.delim)
+		}
 	}
 	out.WriteByte(c.eol)
 }

@@ -582,7 +582,48 @@ func (g *grep) file(name string, r io.Reader) {
 		history   []histLine // the last g.before lines, for leading context
 		silent    = g.quiet || g.count || g.list != listNone || binary
 	)
-	for {
+	if silent && g.lit == nil && g.re != nil && g.maxCount < 0 {
+		// Only how many lines match matters: count whole buffers of
+		// lines, leaving the rest (a last line without its end, or lines
+		// the automaton cannot decide) to the loop below.
+		for !g.done {
+			// What is buffered, or one read's worth: never wait for more
+			// input than a line needs.
+			buf, err := br.Peek(max(br.Buffered(), 1))
+			end := bytes.LastIndexByte(buf, g.eol) + 1
+			if end == 0 {
+				if err != nil || len(buf) >= br.Size() {
+					break
+				}
+				if _, err := br.Peek(len(buf) + 1); err != nil {
+					break
+				}
+				continue
+			}
+			m, n, ok := g.re.CountLines(buf[:end], g.eol)
+			if !ok {
+				break
+			}
+			if g.invert {
+				m = n - m
+			}
+			lineNo += int64(n)
+			offset += int64(end)
+			selected += int64(m)
+			br.Discard(end)
+			if selected > 0 {
+				g.matched = true
+				if g.quiet {
+					g.done = true
+					return
+				}
+				if g.list != listNone {
+					break
+				}
+			}
+		}
+	}
+	for selected == 0 || g.list == listNone {
 		if g.lit != nil && !g.invert && afterLeft == 0 && g.before == 0 {
 			n, off := g.skipToLiteral(br)
 			lineNo += n

@@ -1,9 +1,15 @@
 package grep
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
@@ -64,4 +70,42 @@ func setup(t *testing.T) string {
 		}
 	}
 	return dir
+}
+
+// TestCountInPieces checks the counting of whole buffers against package
+// regexp line by line, over input that arrives in odd pieces, with lines
+// the automaton declines (non-ASCII under a pattern that can match it) and
+// a last line without its end.
+func TestCountInPieces(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "line %d %s\n", i, []string{"alpha", "béta", "gamma x", ""}[i%4])
+	}
+	b.WriteString("last a")
+	in := b.String()
+	lines := strings.Split(in, "\n")
+	for _, tc := range []struct {
+		args []string
+		re   string
+	}{
+		{[]string{"-c", "a$"}, "a$"},
+		{[]string{"-cv", "a$"}, "a$"},
+		{[]string{"-c", "."}, "."},
+		{[]string{"-cE", "[0-9]+ (b.ta|x)"}, "[0-9]+ (b.ta|x)"},
+		{[]string{"-cE", "9 g|7 b"}, "9 g|7 b"},
+	} {
+		re := regexp.MustCompile(tc.re)
+		n := 0
+		for _, l := range lines {
+			if re.MatchString(l) != (tc.args[0] == "-cv") {
+				n++
+			}
+		}
+		var out bytes.Buffer
+		env := &tool.Env{Args: append([]string{"grep"}, tc.args...), Stdin: iotest.HalfReader(strings.NewReader(in)), Stdout: &out, Stderr: io.Discard}
+		tool.Run(Main, env)
+		if want := fmt.Sprintf("%d\n", n); out.String() != want {
+			t.Errorf("grep %q: got %q, want %q", tc.args, out.String(), want)
+		}
+	}
 }

@@ -21,7 +21,7 @@ func requiredLiteral(patterns []string, opts posixre.Options) (lit string, exact
 	var best, run []byte
 	clean := true // the pattern is one literal run
 	flush := func() {
-		if len(run) > len(best) {
+		if len(run) > len(best) || len(run) == len(best) && len(run) > 0 && commonness(run) < commonness(best) {
 			best = append(best[:0], run...)
 		}
 		run = run[:0]
@@ -145,4 +145,25 @@ func indexFrom(s string, i int, a, b byte) int {
 		}
 	}
 	return -1
+}
+
+// commonness ranks how often a literal's most common byte turns up in
+// text, so that of two required literals of one length the rarer one is
+// searched for: a blank or a lowercase letter stops on most lines, an
+// uppercase letter or punctuation on few.
+func commonness(s []byte) int {
+	r := 0
+	for _, c := range s {
+		k := 1
+		switch {
+		case c == ' ' || c == '\t' || c == ',':
+			k = 4
+		case c >= 'a' && c <= 'z':
+			k = 3
+		case c >= '0' && c <= '9':
+			k = 2
+		}
+		r = max(r, k)
+	}
+	return r
 }

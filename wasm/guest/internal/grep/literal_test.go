@@ -40,3 +40,10 @@ func TestRequiredLiteral(t *testing.T) {
 		}
 	}
 }
+
+func TestRequiredLiteralPrefersRare(t *testing.T) {
+	lit, exact := requiredLiteral([]string{"[0-9]+ [A-Z][0-9]X"}, posixre.Options{Extended: true})
+	if lit != "X" || exact {
+		t.Errorf("got %q, %v; want \"X\", false", lit, exact)
+	}
+}

@@ -1,6 +1,8 @@
 package posixre
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"regexp"
 	"strconv"
@@ -33,6 +35,7 @@ type Regexp struct {
 	opts  Options
 	re    *regexp.Regexp // exact translation, when there is one
 	wrap  bool           // re is wrapped for Word: the match is group 1
+	dfa   *dfa           // answers Match for re where it can
 	trees []*node        // otherwise: one tree per pattern
 	ngrp  []int
 }
@@ -104,6 +107,7 @@ func Compile(patterns []string, opts Options) (*Regexp, error) {
 	}
 	re.Longest()
 	r.re = re
+	r.dfa = newDFA(b.String())
 	return r, nil
 }
 
@@ -123,11 +127,61 @@ func literal(s string) *node {
 
 // Match reports whether b (one line, without its terminator) matches.
 func (r *Regexp) Match(b []byte) (bool, error) {
+	if r.dfa != nil {
+		if m, ok := r.dfa.match(b); ok {
+			return m, nil
+		}
+	}
 	if r.re != nil {
 		return r.re.Match(b), nil
 	}
 	_, _, ok, err := r.search(b, 0, false)
 	return ok, err
+}
+
+// CountLines counts the lines of b, each ending in eol, that contain a
+// match, and the lines in all. ok is false, with nothing counted, when it
+// cannot tell without the slower matchers: the caller then matches the
+// lines one by one.
+func (r *Regexp) CountLines(b []byte, eol byte) (matched, lines int, ok bool) {
+	if r.dfa == nil || r.dfa.failed {
+		return 0, 0, false
+	}
+	if r.dfa.nonASCII && !isASCII(b) {
+		return 0, 0, false
+	}
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, eol)
+		if i < 0 {
+			i = len(b)
+		}
+		m, ok := r.dfa.match(b[:i])
+		if !ok {
+			return 0, 0, false
+		}
+		if m {
+			matched++
+		}
+		lines++
+		b = b[min(i+1, len(b)):]
+	}
+	return matched, lines, true
+}
+
+// isASCII reports whether b has no byte above 0x7f, eight bytes a step.
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // FindAll calls fn with each successive non-overlapping, non-empty match

@@ -2,27 +2,33 @@ package sort
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
-	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 	"io"
+	"math/bits"
 	"slices"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
 
-// rec is one input line with its first key located once, so comparisons
-// do not rescan fields, and an order-preserving 64-bit prefix of that key
-// that settles most comparisons without touching the bytes.
+// rec is one input line's first key, located once so comparisons do not
+// rescan fields: its bounds within the line (the record holds no pointer,
+// so the garbage collector never scans the records).
 type rec struct {
-	line []byte
-	key  []byte // the first key's text
-	pfx  uint64 // valid when the sorter's prefix kind is not prefixNone
-	idx  int    // input position, for stability
+	kb, ke uint32
+}
+
+// item is what is sorted: an order-preserving 64-bit prefix of the first
+// key at the current depth, which settles most comparisons without
+// touching the bytes, and the line's input position.
+type item struct {
+	pfx uint64 // valid when the sorter's prefix kind is not prefixNone
+	idx uint32
 }
 
 // Kinds of precomputed prefix of the first key.
 const (
 	prefixNone    = iota
-	prefixBytes   // the first 8 bytes, big-endian
+	prefixBytes   // 8 bytes of the key, big-endian
 	prefixNumeric // the value of a -n key, truncated to 3 decimals
 )
 
@@ -45,25 +51,6 @@ func (s *sorter) keyText(line []byte, k *key) []byte {
 	}
 	beg := s.begField(line, k)
 	return line[beg:max(s.limField(line, k), beg)]
-}
-
-// makeRecs wraps lines into records.
-func (s *sorter) makeRecs(lines [][]byte) []rec {
-	recs := make([]rec, len(lines))
-	kind := s.prefixKind()
-	k0 := s.keys[0]
-	for i, l := range lines {
-		r := &recs[i]
-		r.line, r.idx = l, i
-		r.key = s.keyText(l, k0)
-		switch kind {
-		case prefixBytes:
-			r.pfx = bytesPrefix(r.key)
-		case prefixNumeric:
-			r.pfx = numericPrefix(r.key)
-		}
-	}
-	return recs
 }
 
 func bytesPrefix(b []byte) uint64 {
@@ -101,29 +88,64 @@ func numericPrefix(b []byte) uint64 {
 	return uint64(v) ^ 1<<63
 }
 
-// compareRecs orders two records: keys, then the last-resort whole-line
-// comparison (unless -s or -u), then input order.
-func (s *sorter) compareRecs(a, b *rec, kind int) int {
-	c := 0
-	if kind != prefixNone && a.pfx != b.pfx {
-		c = 1
-		if a.pfx < b.pfx {
-			c = -1
+// cmpBytes is bytes.Compare eight bytes at a time: under wasm,
+// bytes.Compare is a loop over single bytes.
+func cmpBytes(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:]), binary.LittleEndian.Uint64(b[i:])
+		if x != y {
+			sh := bits.TrailingZeros64(x^y) &^ 7
+			return int(byte(x>>sh)) - int(byte(y>>sh))
 		}
-		if s.keys[0].reverse {
-			c = -c
-		}
-		return c
 	}
+	for ; i < n; i++ {
+		if a[i] != b[i] {
+			return int(a[i]) - int(b[i])
+		}
+	}
+	return len(a) - len(b)
+}
+
+// sortState is one sort of lines: the lines, their first keys and the
+// kind of prefix.
+type sortState struct {
+	s     *sorter
+	lines [][]byte
+	recs  []rec
+	kind  int
+	// onlyKey says there is one key; lastResort that lines whose keys
+	// are equal are then ordered by their whole bytes (neither -s nor -u).
+	onlyKey, lastResort bool
+}
+
+func (st *sortState) key(i uint32) []byte {
+	r := st.recs[i]
+	return st.lines[i][r.kb:r.ke]
+}
+
+// compare orders the lines i and j: keys, then the last-resort whole-line
+// comparison (unless -s or -u), then input order. The first skip bytes of
+// the first keys are known to be equal.
+func (st *sortState) compare(i, j uint32, skip int) int {
+	s := st.s
 	k0 := s.keys[0]
-	if c = k0.compare(a.key, b.key); c != 0 {
+	a, b := st.lines[i], st.lines[j]
+	var c int
+	if st.kind == prefixBytes {
+		c = cmpBytes(st.key(i)[skip:], st.key(j)[skip:])
+	} else {
+		c = k0.compare(st.key(i), st.key(j))
+	}
+	if c != 0 {
 		if k0.reverse {
 			return -c
 		}
 		return c
 	}
 	for _, k := range s.keys[1:] {
-		if c = k.compare(s.keyText(a.line, k), s.keyText(b.line, k)); c != 0 {
+		if c = k.compare(s.keyText(a, k), s.keyText(b, k)); c != 0 {
 			if k.reverse {
 				return -c
 			}
@@ -131,7 +153,7 @@ func (s *sorter) compareRecs(a, b *rec, kind int) int {
 		}
 	}
 	if !s.stable && !s.unique {
-		c = bytes.Compare(a.line, b.line)
+		c = cmpBytes(a, b)
 		if s.global.reverse {
 			c = -c
 		}
@@ -139,24 +161,238 @@ func (s *sorter) compareRecs(a, b *rec, kind int) int {
 			return c
 		}
 	}
-	return a.idx - b.idx
+	return int(i) - int(j)
 }
 
-// sortLines sorts lines in place as GNU sort orders them. Ties fall back
-// to input order, so the unstable pattern-defeating quicksort gives the
-// stable result without the cost of a stable sort.
-func (s *sorter) sortLines(lines [][]byte) {
-	recs := s.makeRecs(lines)
-	kind := s.prefixKind()
-	// Sort 4-byte indices, not the records: under wasm, moving and
-	// passing 56-byte records dominated the time.
-	idx := make([]uint32, len(recs))
-	for i := range idx {
-		idx[i] = uint32(i)
+// compareLines orders lines whose keys are equal: their bytes from skip
+// on, then input order.
+func (st *sortState) compareLines(i, j uint32, skip int) int {
+	c := cmpBytes(st.lines[i][skip:], st.lines[j][skip:])
+	if st.s.global.reverse {
+		c = -c
 	}
-	slices.SortFunc(idx, func(a, b uint32) int { return s.compareRecs(&recs[a], &recs[b], kind) })
-	for i, j := range idx {
-		lines[i] = recs[j].line
+	if c != 0 {
+		return c
+	}
+	return int(i) - int(j)
+}
+
+// sortLines sorts lines in place as GNU sort orders them. Where the first
+// key has an order-preserving prefix, a radix sort on the prefix orders
+// most lines without comparing them (for byte keys, eight more bytes at a
+// time while runs of equal prefixes are large); comparisons settle the
+// rest. Ties fall back to input order, so the result is stable.
+func (s *sorter) sortLines(lines [][]byte) {
+	st := &sortState{s: s, lines: lines, recs: make([]rec, len(lines)), kind: s.prefixKind()}
+	st.onlyKey = len(s.keys) == 1
+	st.lastResort = st.onlyKey && !s.stable && !s.unique
+	k0 := s.keys[0]
+	whole := k0.sword == 0 && k0.schar == 0 && k0.eword < 0 && !k0.skipSBlanks
+	for i, l := range lines {
+		if whole {
+			st.recs[i] = rec{0, uint32(len(l))}
+			continue
+		}
+		beg := s.begField(l, k0)
+		st.recs[i] = rec{uint32(beg), uint32(max(s.limField(l, k0), beg))}
+	}
+	items := make([]item, len(lines))
+	for i := range items {
+		items[i].idx = uint32(i)
+	}
+	if st.kind == prefixNone {
+		st.compareSort(items, 0)
+	} else {
+		st.sortRun(items, make([]item, len(items)), 0, false)
+	}
+	// Permute lines in place, cycle by cycle, marking placed items.
+	const placed = ^uint32(0)
+	for i := range items {
+		if items[i].idx == placed {
+			continue
+		}
+		first := lines[i]
+		j := i
+		for {
+			k := items[j].idx
+			items[j].idx = placed
+			if int(k) == i {
+				lines[j] = first
+				break
+			}
+			lines[j] = lines[k]
+			j = int(k)
+		}
+	}
+}
+
+// Below smallRun lines, a run is sorted by comparisons.
+const smallRun = 64
+
+// sortRun sorts items, whose first keys agree on their first depth bytes
+// (for a numeric prefix, depth is 0), with tmp as scratch of the same
+// length. With whole, the items' keys are all equal and they are sorted
+// by their whole lines, which agree on their first depth bytes.
+func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
+	if len(items) < smallRun {
+		if whole {
+			slices.SortFunc(items, func(a, b item) int { return st.compareLines(a.idx, b.idx, depth) })
+		} else {
+			st.compareSort(items, depth)
+		}
+		return
+	}
+	reverse := st.s.keys[0].reverse
+	numeric := st.kind == prefixNumeric && !whole
+	if whole {
+		reverse = st.s.global.reverse
+	}
+	for i := range items {
+		it := &items[i]
+		var key []byte
+		if whole {
+			key = st.lines[it.idx]
+		} else {
+			key = st.key(it.idx)
+		}
+		var p uint64
+		if numeric {
+			p = numericPrefix(key)
+		} else {
+			p = bytesPrefix(key[min(depth, len(key)):])
+		}
+		if reverse {
+			p = ^p
+		}
+		it.pfx = p
+	}
+	radixSort(items, tmp)
+	for lo := 0; lo < len(items); {
+		hi := lo + 1
+		for hi < len(items) && items[hi].pfx == items[lo].pfx {
+			hi++
+		}
+		if hi-lo > 1 {
+			run, rtmp := items[lo:hi], tmp[lo:hi]
+			// The radix sorts are stable and the input was in input order:
+			// a run known to tie entirely is in its final order.
+			switch {
+			case !numeric && st.longer(run, depth+8, whole):
+				st.sortRun(run, rtmp, depth+8, whole)
+			case whole && st.sameLength(run, depth+8, true):
+				// Identical lines.
+			case !whole && st.onlyKey && st.keysEqual(run, depth+8):
+				if st.lastResort {
+					st.sortRun(run, rtmp, 0, true)
+				}
+			case whole:
+				slices.SortFunc(run, func(a, b item) int { return st.compareLines(a.idx, b.idx, depth) })
+			default:
+				st.compareSort(run, depth)
+			}
+		}
+		lo = hi
+	}
+}
+
+// longer reports whether every key of run (with whole, every line) is
+// longer than n bytes.
+func (st *sortState) longer(run []item, n int, whole bool) bool {
+	for _, it := range run {
+		k := st.lines[it.idx]
+		if !whole {
+			k = st.key(it.idx)
+		}
+		if len(k) <= n {
+			return false
+		}
+	}
+	return true
+}
+
+// keysEqual reports whether the first keys of a run of items with equal
+// prefixes are known to be equal; for byte keys, the prefixes cover the
+// keys' first end bytes.
+func (st *sortState) keysEqual(run []item, end int) bool {
+	if st.kind == prefixNumeric {
+		for _, it := range run {
+			if !numericExact(st.key(it.idx)) {
+				return false
+			}
+		}
+		return true
+	}
+	// The keys end within the prefix, padded with zeros: they are equal
+	// when their lengths are.
+	return st.sameLength(run, end, false)
+}
+
+// sameLength reports whether the keys of run (with whole, its lines) all
+// have one length, of at most end bytes.
+func (st *sortState) sameLength(run []item, end int, whole bool) bool {
+	length := func(i uint32) int {
+		if whole {
+			return len(st.lines[i])
+		}
+		return len(st.key(i))
+	}
+	n := length(run[0].idx)
+	if n > end {
+		return false
+	}
+	for _, it := range run[1:] {
+		if length(it.idx) != n {
+			return false
+		}
+	}
+	return true
+}
+
+// numericExact reports whether numericPrefix represents the value of b
+// exactly, so equal prefixes mean numCompare finds the keys equal.
+func numericExact(b []byte) bool {
+	_, intp, frac, _ := number(b)
+	return len(intp) <= 15 && len(frac) <= 3
+}
+
+// compareSort sorts items by comparisons; their first keys agree on their
+// first skip bytes.
+func (st *sortState) compareSort(items []item, skip int) {
+	slices.SortFunc(items, func(a, b item) int { return st.compare(a.idx, b.idx, skip) })
+}
+
+// radixSort sorts items stably by pfx, a byte at a time from the lowest,
+// skipping the bytes in which all prefixes agree.
+func radixSort(items, tmp []item) {
+	var or, and uint64 = 0, ^uint64(0)
+	for _, it := range items {
+		or |= it.pfx
+		and &= it.pfx
+	}
+	diff := or ^ and // the bits in which some prefixes differ
+	src, dst := items, tmp
+	for sh := uint(0); sh < 64; sh += 8 {
+		if diff>>sh&0xff == 0 {
+			continue
+		}
+		var count [256]int
+		for _, it := range src {
+			count[byte(it.pfx>>sh)]++
+		}
+		pos := 0
+		for i, c := range count {
+			count[i] = pos
+			pos += c
+		}
+		for _, it := range src {
+			b := byte(it.pfx >> sh)
+			dst[count[b]] = it
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &items[0] {
+		copy(items, src)
 	}
 }
 

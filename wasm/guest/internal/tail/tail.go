@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
@@ -232,19 +233,41 @@ func (c *config) copy(out *bufio.Writer, r io.Reader) error {
 		_, err := io.Copy(out, br)
 		return err
 	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
+	// Keep a window holding the last lines (or bytes) read so far, and
+	// drop what falls out of it as the input goes by: an endless input
+	// needs no more memory than the tail it asks for.
+	var win []byte
+	kept := 0 // the window's size after the last trim
+	for {
+		if cap(win)-len(win) < 16<<10 {
+			win = slices.Grow(win, 64<<10)
+		}
+		n, err := r.Read(win[len(win):cap(win)])
+		win = win[:len(win)+n]
+		if len(win) > 2*kept+(64<<10) {
+			win = win[:copy(win, c.tail(win))]
+			kept = len(win)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
+	out.Write(c.tail(win))
+	return nil
+}
+
+// tail returns the part of data to print.
+func (c *config) tail(data []byte) []byte {
 	if c.bytes {
 		if int64(len(data)) > c.count {
-			data = data[int64(len(data))-c.count:]
+			return data[int64(len(data))-c.count:]
 		}
-		out.Write(data)
-		return nil
+		return data
 	}
-	out.Write(lastLines(data, c.count, c.delim))
-	return nil
+	return lastLines(data, c.count, c.delim)
 }
 
 // lastLines returns the tail of data holding its last n lines; a final

@@ -48,6 +48,7 @@ func Multicall(module string, commands map[string]MainFunc) int {
 		fmt.Fprintf(os.Stderr, "%s: %s: unknown command\n", module, name)
 		return 127
 	}
+	limitMemory()
 	env := &Env{Args: args, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 	return Run(m, env)
 }

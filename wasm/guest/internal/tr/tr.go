@@ -433,23 +433,37 @@ func (t *tr) run(r io.Reader, out *bufio.Writer) error {
 		return t.runWide(r, out)
 	}
 	buf := make([]byte, 64<<10)
-	obuf := make([]byte, 0, 64<<10)
+	obuf := make([]byte, 64<<10)
 	last := -1
+	m, del, sq := &t.mapB, &t.delB, &t.squeezeB
 	for {
 		n, err := r.Read(buf)
-		obuf = obuf[:0]
-		for _, c := range buf[:n] {
-			if t.del && t.delB[c] {
-				continue
+		in := buf[:n]
+		o := obuf[:0]
+		switch {
+		case !t.del && !t.squeeze:
+			o = obuf[:len(in)]
+			translate(o, in, m)
+		case !t.squeeze:
+			for _, c := range in {
+				if !del[c] {
+					o = append(o, m[c])
+				}
 			}
-			c = t.mapB[c]
-			if t.squeeze && t.squeezeB[c] && int(c) == last {
-				continue
+		default:
+			for _, c := range in {
+				if t.del && del[c] {
+					continue
+				}
+				c = m[c]
+				if sq[c] && int(c) == last {
+					continue
+				}
+				last = int(c)
+				o = append(o, c)
 			}
-			last = int(c)
-			obuf = append(obuf, c)
 		}
-		if _, werr := out.Write(obuf); werr != nil {
+		if _, werr := out.Write(o); werr != nil {
 			return writeErr{werr}
 		}
 		if err == io.EOF {
@@ -461,43 +475,71 @@ func (t *tr) run(r io.Reader, out *bufio.Writer) error {
 	}
 }
 
-// runWide translates UTF-8 characters; invalid bytes pass through.
+// translate sets dst[i] to m[src[i]], eight bytes a step: under wasm the
+// loop's own overhead outweighs the lookups.
+func translate(dst, src []byte, m *[256]byte) {
+	for len(src) >= 8 && len(dst) >= 8 {
+		d, s := dst[:8:8], src[:8:8]
+		d[0], d[1], d[2], d[3] = m[s[0]], m[s[1]], m[s[2]], m[s[3]]
+		d[4], d[5], d[6], d[7] = m[s[4]], m[s[5]], m[s[6]], m[s[7]]
+		dst, src = dst[8:], src[8:]
+	}
+	for i, c := range src {
+		dst[i] = m[c]
+	}
+}
+
+// runWide translates UTF-8 characters; invalid bytes pass through. It
+// streams, carrying a character split between two reads over to the next.
 func (t *tr) runWide(r io.Reader, out *bufio.Writer) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
+	buf := make([]byte, 64<<10)
+	carry := 0
 	last := rune(-1)
-	for i := 0; i < len(data); {
-		c, n := utf8.DecodeRune(data[i:])
-		raw := c == utf8.RuneError && n == 1
-		if raw {
-			c = rune(data[i])
+	for {
+		n, err := r.Read(buf[carry:])
+		data := buf[:carry+n]
+		eof := err != nil
+		i := 0
+		for i < len(data) {
+			if !eof && !utf8.FullRune(data[i:]) {
+				break
+			}
+			c, n := utf8.DecodeRune(data[i:])
+			raw := c == utf8.RuneError && n == 1
+			if raw {
+				c = rune(data[i])
+			}
+			i += n
+			inComp := t.compSet != nil && !t.compSet[c]
+			if t.del && (t.delR[c] && !t.compDelR || t.compDelR && inComp) {
+				continue
+			}
+			if m, ok := t.mapR[c]; ok && !t.compMap {
+				c = m
+			} else if t.compMap && inComp {
+				c = t.compMapTo
+			}
+			if t.squeeze && (t.squeezeR[c] || t.compSqR && t.compSet != nil && !t.compSet[c]) && c == last {
+				continue
+			}
+			last = c
+			if raw && c < 256 {
+				out.WriteByte(byte(c))
+			} else {
+				out.WriteRune(c)
+			}
 		}
-		i += n
-		inComp := t.compSet != nil && !t.compSet[c]
-		if t.del && (t.delR[c] && !t.compDelR || t.compDelR && inComp) {
-			continue
+		carry = copy(buf, data[i:])
+		if _, werr := out.Write(nil); werr != nil {
+			return writeErr{werr}
 		}
-		if m, ok := t.mapR[c]; ok && !t.compMap {
-			c = m
-		} else if t.compMap && inComp {
-			c = t.compMapTo
+		if err == io.EOF {
+			return nil
 		}
-		if t.squeeze && (t.squeezeR[c] || t.compSqR && t.compSet != nil && !t.compSet[c]) && c == last {
-			continue
-		}
-		last = c
-		if raw && c < 256 {
-			out.WriteByte(byte(c))
-		} else {
-			out.WriteRune(c)
+		if err != nil {
+			return err
 		}
 	}
-	if _, werr := out.Write(nil); werr != nil {
-		return writeErr{werr}
-	}
-	return nil
 }
 
 // hasMultibyte reports whether s holds a multibyte UTF-8 character.

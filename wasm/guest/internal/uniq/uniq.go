@@ -186,6 +186,9 @@ func (u *uniq) key(line []byte) []byte {
 }
 
 func (u *uniq) equal(a, b []byte) bool {
+	if u.skipFields == 0 && u.skipChars == 0 && u.checkChars < 0 && !u.ignoreCase {
+		return bytes.Equal(a, b)
+	}
 	ka, kb := u.key(a), u.key(b)
 	if u.ignoreCase {
 		return bytes.EqualFold(ka, kb)
@@ -194,14 +197,11 @@ func (u *uniq) equal(a, b []byte) bool {
 }
 
 func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var prev []byte
+	lr := tool.NewLineReader(r, u.delim)
+	var prev []byte // the first line of the current group, copied
 	have := false
 	var n int64
 	groups := 0
-	var rerr error
-	emitGroupEnd := func() {}
-	_ = emitGroupEnd
 	flush := func() {
 		if !have {
 			return
@@ -212,21 +212,27 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 			// lines were written as the group went
 		case u.repeated && n < 2, u.unique && n > 1:
 		default:
+			// One write of the whole output line, built in the writer's
+			// own free space: under wasm each call costs more than the copy.
+			b := out.AvailableBuffer()
 			if u.count {
-				out.WriteString(padCount(n))
+				b = padCount(b, n)
 			}
-			out.Write(prev)
-			out.WriteByte(u.delim)
+			b = append(b, prev...)
+			out.Write(append(b, u.delim))
 		}
 	}
-	var pending []byte // -D: the first line of the current group, unwritten
 	for {
-		line, err := br.ReadBytes(u.delim)
-		if err != nil && err != io.EOF {
-			rerr = err
-		}
+		line, err := lr.Line()
 		if len(line) == 0 {
-			break
+			flush()
+			if u.group != "" && have && (u.group == "append" || u.group == "both") {
+				out.WriteByte(u.delim)
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			return err
 		}
 		if line[len(line)-1] == u.delim {
 			line = line[:len(line)-1]
@@ -243,8 +249,7 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 					out.WriteByte(u.delim)
 				}
 			}
-			prev, n, have = line, 1, true
-			pending = line
+			prev, n, have = append(prev[:0], line...), 1, true
 		} else {
 			n++
 			if u.all {
@@ -253,7 +258,7 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 						out.WriteByte(u.delim)
 					}
 					groups++
-					out.Write(pending)
+					out.Write(prev)
 					out.WriteByte(u.delim)
 				}
 				out.Write(line)
@@ -264,21 +269,24 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 			out.Write(line)
 			out.WriteByte(u.delim)
 		}
-		if err != nil {
+	}
+}
+
+// padCount appends n right-aligned in seven columns and a space, as
+// GNU's "%7jd ", to dst.
+func padCount(dst []byte, n int64) []byte {
+	var d [20]byte
+	i := len(d)
+	for v := uint64(n); ; v /= 10 {
+		i--
+		d[i] = byte('0' + v%10)
+		if v < 10 {
 			break
 		}
 	}
-	flush()
-	if u.group != "" && have && (u.group == "append" || u.group == "both") {
-		out.WriteByte(u.delim)
+	for k := len(d) - i; k < 7; k++ {
+		dst = append(dst, ' ')
 	}
-	return rerr
-}
-
-func padCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for len(s) < 7 {
-		s = " " + s
-	}
-	return s + " "
+	dst = append(dst, d[i:]...)
+	return append(dst, ' ')
 }

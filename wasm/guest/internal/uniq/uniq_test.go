@@ -1,6 +1,9 @@
 package uniq
 
 import (
+	"bytes"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/testutil"
+	"slices"
 	"testing"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
@@ -27,4 +30,23 @@ func TestCases(t *testing.T) {
 			t.Errorf("%q: got (%q, %q, %d), want (%q, %q, %d)", tc.args, out, errOut, code, tc.stdout, tc.stderr, tc.code)
 		}
 	}
+}
+
+// sortedRecords is 200,000 records sorted, with runs of equal dates.
+func sortedKeys(b *testing.B) []byte {
+	b.Helper()
+	lines := bytes.SplitAfter(testutil.Records(200000), []byte("\n"))
+	for i, l := range lines {
+		lines[i] = l[:11] // the date
+	}
+	slices.SortFunc(lines, bytes.Compare)
+	return bytes.Join(lines, []byte("\n"))
+}
+
+func BenchmarkUniqCount(b *testing.B) {
+	testutil.Bench(b, Main, testutil.Records(200000), "uniq", "-c")
+}
+
+func BenchmarkUniqCountRuns(b *testing.B) {
+	testutil.Bench(b, Main, sortedKeys(b), "uniq", "-c")
 }

@@ -241,7 +241,7 @@ func count(env *tool.Env, name string, w which, buf []byte) (*counts, error) {
 			}
 		}
 	}
-	slow := w.words || w.maxLen || w.chars && w.utf8
+	slow := w.maxLen || w.chars && w.utf8
 	inWord := false
 	var pos int64 // display column, for -L
 	var pending []byte
@@ -251,6 +251,11 @@ func count(env *tool.Env, name string, w which, buf []byte) (*counts, error) {
 		c.bytes += int64(n)
 		if !slow {
 			c.lines += int64(CountByte(chunk, '\n'))
+			if w.words {
+				var nw int
+				nw, inWord = countWords(chunk, inWord)
+				c.words += int64(nw)
+			}
 		} else {
 			if len(pending) > 0 {
 				chunk = append(pending, chunk...)
@@ -316,4 +321,33 @@ func count(env *tool.Env, name string, w which, buf []byte) (*counts, error) {
 	}
 	c.maxLen = max(c.maxLen, pos)
 	return c, nil
+}
+
+// wordByte is 1 for the bytes that belong to words: all but ASCII white
+// space (under UTF-8 too, where wc counts other characters, valid or not,
+// as word characters).
+var wordByte = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = 1
+	}
+	for _, c := range " \t\n\v\f\r" {
+		t[c] = 0
+	}
+	return t
+}()
+
+// countWords counts the words starting in b; inWord says whether the byte
+// before b was in a word, and the result whether the last byte of b is.
+func countWords(b []byte, inWord bool) (int, bool) {
+	var prev uint8
+	if inWord {
+		prev = 1
+	}
+	n := 0
+	for _, c := range b {
+		cur := wordByte[c]
+		n += int(cur &^ prev)
+		prev = cur
+	}
+	return n, prev == 1
 }
