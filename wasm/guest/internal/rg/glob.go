@@ -160,6 +160,23 @@ func globRegexp(glob string) string {
 			}
 			b.WriteString("]")
 			i = end + 1
+		case c == '{':
+			end := strings.IndexByte(glob[i:], '}')
+			if end < 0 {
+				b.WriteString(`\{`)
+				i++
+				continue
+			}
+			alts := strings.Split(glob[i+1:i+end], ",")
+			b.WriteString("(?:")
+			for k, a := range alts {
+				if k > 0 {
+					b.WriteString("|")
+				}
+				b.WriteString(strings.TrimSuffix(strings.TrimPrefix(globRegexp(a), "^"), "$"))
+			}
+			b.WriteString(")")
+			i += end + 1
 		case c == '\\' && i+1 < len(glob):
 			b.WriteString(regexp.QuoteMeta(glob[i+1 : i+2]))
 			i += 2

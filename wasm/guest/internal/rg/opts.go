@@ -99,7 +99,7 @@ var longFlags = map[string]bool{
 var shortNames = map[byte]string{
 	'e': "regexp", 'f': "file", 'g': "glob", 't': "type", 'T': "type-not",
 	'A': "after-context", 'B': "before-context", 'C': "context", 'm': "max-count",
-	'r': "replace", 'd': "max-depth", 'j': "threads", 'M': "max-columns",
+	'r': "replace", 'j': "threads", 'M': "max-columns",
 	'F': "fixed-strings", 'w': "word-regexp", 'x': "line-regexp", 'v': "invert-match",
 	'i': "ignore-case", 's': "case-sensitive", 'S': "smart-case", 'c': "count",
 	'l': "files-with-matches", 'o': "only-matching", 'q': "quiet", 'n': "line-number",

@@ -65,11 +65,14 @@ type run struct {
 	start time.Time
 
 	withName   bool
+	heading    bool // print the path above each file's lines
 	lineNum    bool
 	printedAny bool // a line was printed: context groups need "--"
 	matched    bool // some file matched (or was listed)
 	failed     bool // an error was reported
 	stop       bool // --quiet found a match
+	searched   bool // some file was searched
+	headed     bool // a --heading was printed
 
 	total stats // --json summary
 }
@@ -209,7 +212,11 @@ func (r *run) main() int {
 	}
 	if o.vimgrep {
 		o.column = true
+		if o.withFilename < 0 {
+			r.withName = true
+		}
 	}
+	r.heading = o.heading && r.withName && !o.vimgrep
 
 	switch {
 	case useStdin:
@@ -232,6 +239,13 @@ func (r *run) main() int {
 	}
 	if o.json && !o.files {
 		r.summary()
+	}
+	if !o.files && !r.searched && !r.failed && !r.stop {
+		r.failed = true
+		if !o.noMessages {
+			r.out.Flush()
+			fmt.Fprint(r.env.Stderr, "No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.\n")
+		}
 	}
 	if o.quiet && r.matched {
 		return 0
@@ -319,6 +333,7 @@ func splitLines(data []byte) []line {
 func (r *run) search(path string, data []byte, explicit bool) {
 	o := r.o
 	began := time.Now()
+	r.searched = true
 	st := stats{searches: 1, bytesSearched: len(data), firstBinaryOff: -1}
 	binary := false
 	if nul := bytes.IndexByte(data, 0); nul >= 0 && !o.text {
@@ -419,7 +434,8 @@ func (r *run) search(path string, data []byte, explicit bool) {
 			count++
 			// Leading context, then the match.
 			from := max(i-o.before, lastPrinted+1)
-			if r.printedAny && (o.before > 0 || o.after > 0) && from > lastPrinted+1 && !o.json {
+			gap := from > lastPrinted+1 || lastPrinted < 0 && !r.heading
+			if r.printedAny && (o.before > 0 || o.after > 0) && gap && !o.json {
 				r.out.WriteString(o.contextSep)
 				r.out.WriteByte('\n')
 			}
@@ -472,7 +488,17 @@ type printer struct {
 
 func (p *printer) prefix(n int, col int, sep byte) {
 	r := p.r
-	if r.withName {
+	if r.heading {
+		if !p.begun {
+			p.begun = true
+			if r.headed {
+				r.out.WriteByte('\n')
+			}
+			r.headed = true
+			r.out.WriteString(p.path)
+			r.out.WriteByte('\n')
+		}
+	} else if r.withName {
 		r.out.WriteString(p.path)
 		if r.o.null {
 			r.out.WriteByte(0)
