@@ -193,8 +193,8 @@ var (
 	toolsErr  error
 )
 
-// toolsDir builds this module and coreutils (mkdir and friends for the
-// fixture) for wasip1 and writes their manifest.
+// toolsDir builds this module, coreutils (mkdir and friends for the
+// fixture) and sed (for --json cases) for wasip1 and writes their manifest.
 func toolsDir(t testing.TB) string {
 	t.Helper()
 	toolsOnce.Do(func() {
@@ -204,7 +204,7 @@ func toolsDir(t testing.TB) string {
 			return
 		}
 		manifest := map[string][]string{}
-		for _, m := range []string{"rg", "coreutils"} {
+		for _, m := range []string{"rg", "coreutils", "sed"} {
 			out := filepath.Join(dir, m+".wasm")
 			cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "../"+m)
 			cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")

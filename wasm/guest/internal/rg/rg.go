@@ -193,7 +193,11 @@ func (r *run) main() int {
 	}
 
 	paths := o.paths
-	useStdin := len(paths) == 0 && !o.files && stdinReadable(r.env.Stdin)
+	var stdin []byte
+	useStdin := false
+	if len(paths) == 0 && !o.files {
+		stdin, useStdin = stdinInput(r.env.Stdin)
+	}
 	r.withName = len(paths) > 1
 	if len(paths) == 0 && !useStdin {
 		r.withName = true
@@ -220,7 +224,7 @@ func (r *run) main() int {
 
 	switch {
 	case useStdin:
-		r.searchReader("<stdin>", r.env.Stdin)
+		r.search("<stdin>", stdin, true)
 	case len(paths) == 0:
 		w.walkRoot("")
 	default:
@@ -259,18 +263,35 @@ func (r *run) main() int {
 	return 1
 }
 
-// stdinReadable reports whether standard input is something to search
-// when no path is given: a pipe or a file, not a terminal or /dev/null.
-func stdinReadable(in io.Reader) bool {
-	f, ok := in.(*os.File)
-	if !ok {
-		return in != nil
+// stdinInput decides whether standard input is what to search when no
+// path is given, as ripgrep does: a pipe or a file is, a terminal or
+// /dev/null is not. A host stream with no inode (the sandbox's input when
+// a command has none) counts only if it holds something: WASI cannot say
+// whether such a stream is a pipe.
+func stdinInput(in io.Reader) (data []byte, ok bool) {
+	f, isFile := in.(*os.File)
+	if !isFile {
+		if in == nil {
+			return nil, false
+		}
+		data, err := io.ReadAll(in)
+		return data, err == nil
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return false
+		return nil, false
 	}
-	return fi.Mode().IsRegular() || fi.Mode()&fs.ModeNamedPipe != 0
+	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0 {
+		return nil, false
+	}
+	data, err = io.ReadAll(f)
+	if err != nil {
+		return nil, false
+	}
+	if st, isStat := fi.Sys().(*syscall.Stat_t); isStat && st.Ino == 0 && len(data) == 0 {
+		return nil, false
+	}
+	return data, true
 }
 
 // visit searches (or, with --files, lists) one file found by the walk.
