@@ -1,15 +1,320 @@
+// Package git is git's command line over go-git (github.com/go-git/go-git/v5):
+// the local commands an agent uses to checkpoint and review its work (init,
+// add, commit, status, diff, log, show, branch, checkout, switch, restore,
+// reset, merge, stash, tag, rm, mv, rev-parse, config), printing what git
+// 2.39 prints and exiting as it does. The repository format is git's own:
+// a repository made here is read by git and the other way round.
 package git
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
 
 	gogit "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
 
+// UpstreamVersion is the git release whose output git follows.
+const UpstreamVersion = "2.39.5"
+
+// GoGitVersion is the go-git release git is built on.
+const GoGitVersion = "v5.19.3"
+
+// exitError ends a command with a status after its message was printed.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return "exit " + strconv.Itoa(e.code) }
+
+// cmd is one invocation of git.
+type cmd struct {
+	env  *tool.Env
+	args []string // the subcommand's arguments
+	repo *gogit.Repository
+	wt   *gogit.Worktree
+	root string // the work tree's root
+}
+
+type subcommand func(c *cmd) error
+
+var subcommands map[string]subcommand
+
+func init() {
+	subcommands = map[string]subcommand{
+		"init":      (*cmd).initCmd,
+		"add":       (*cmd).add,
+		"commit":    (*cmd).commit,
+		"status":    (*cmd).status,
+		"diff":      (*cmd).diff,
+		"log":       (*cmd).log,
+		"show":      (*cmd).show,
+		"branch":    (*cmd).branch,
+		"checkout":  (*cmd).checkout,
+		"switch":    (*cmd).switchCmd,
+		"restore":   (*cmd).restore,
+		"reset":     (*cmd).reset,
+		"rm":        (*cmd).rm,
+		"mv":        (*cmd).mv,
+		"tag":       (*cmd).tag,
+		"rev-parse": (*cmd).revParse,
+		"config":    (*cmd).config,
+		"merge":     (*cmd).merge,
+		"stash":     (*cmd).stash,
+	}
+}
+
+const usage = `usage: git [--version] [--help] [-C <path>] [-c <name>=<value>]
+           <command> [<args>]
+
+These are common Git commands used in various situations:
+
+start a working area
+   init       Create an empty Git repository or reinitialize an existing one
+
+work on the current change
+   add        Add file contents to the index
+   mv         Move or rename a file, a directory, or a symlink
+   restore    Restore working tree files
+   rm         Remove files from the working tree and from the index
+
+examine the history and state
+   diff       Show changes between commits, commit and working tree, etc
+   log        Show commit logs
+   show       Show various types of objects
+   status     Show the working tree status
+
+grow, mark and tweak your common history
+   branch     List, create, or delete branches
+   commit     Record changes to the repository
+   merge      Join two or more development histories together
+   reset      Reset current HEAD to the specified state
+   switch     Switch branches
+   tag        Create, list, delete or verify a tag object signed with GPG
+   stash      Stash the changes in a dirty working directory away
+
+This git is go-git ` + GoGitVersion + ` behind git's command line (wasmsand): local
+repositories only.
+`
+
+// Main is the git command.
 func Main(env *tool.Env) int {
-	_, err := gogit.PlainInit(".", false)
-	fmt.Fprintln(env.Out(), err)
-	return 0
+	args := env.Args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch a := args[0]; {
+		case a == "--version" || a == "version":
+			fmt.Fprintf(env.Out(), "git version %s (wasmsand %s, go-git %s)\n", UpstreamVersion, tool.Version, GoGitVersion)
+			return 0
+		case a == "--help" || a == "-h":
+			fmt.Fprint(env.Out(), usage)
+			return 0
+		case a == "-C" && len(args) > 1:
+			if err := os.Chdir(args[1]); err != nil {
+				fmt.Fprintf(env.Stderr, "fatal: cannot change to '%s': %s\n", args[1], tool.Strerror(err))
+				return 128
+			}
+			args = args[2:]
+			continue
+		case a == "--no-pager" || a == "--no-replace-objects" || a == "-P":
+			args = args[1:]
+			continue
+		case a == "-c" && len(args) > 1:
+			k, v, _ := strings.Cut(args[1], "=")
+			overrides[strings.ToLower(k)] = v
+			args = args[2:]
+			continue
+		default:
+			fmt.Fprintf(env.Stderr, "unknown option: %s\n%s", a, usage)
+			return 129
+		}
+	}
+	if len(args) == 0 {
+		fmt.Fprint(env.Out(), usage)
+		return 1
+	}
+	if args[0] == "version" {
+		fmt.Fprintf(env.Out(), "git version %s (wasmsand %s, go-git %s)\n", UpstreamVersion, tool.Version, GoGitVersion)
+		return 0
+	}
+	if args[0] == "help" {
+		fmt.Fprint(env.Out(), usage)
+		return 0
+	}
+	sub, ok := subcommands[args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "git: '%s' is not a git command. See 'git --help'.\n", args[0])
+		return 1
+	}
+	c := &cmd{env: env, args: args[1:]}
+	err := sub(c)
+	env.Out().Flush()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintf(env.Stderr, "fatal: %s\n", err)
+	return 128
+}
+
+// fail prints "fatal: ..." and returns status 128.
+func (c *cmd) fatal(format string, a ...any) error {
+	c.env.Out().Flush()
+	fmt.Fprintf(c.env.Stderr, "fatal: "+format+"\n", a...)
+	return &exitError{128}
+}
+
+// errorf prints "error: ..." and returns an exit status.
+func (c *cmd) errorf(code int, format string, a ...any) error {
+	c.env.Out().Flush()
+	fmt.Fprintf(c.env.Stderr, "error: "+format+"\n", a...)
+	return &exitError{code}
+}
+
+// open finds the repository containing the working directory.
+func (c *cmd) open() error {
+	repo, err := gogit.PlainOpenWithOptions(".", &gogit.PlainOpenOptions{DetectDotGit: true})
+	if err != nil {
+		if errors.Is(err, gogit.ErrRepositoryNotExists) {
+			return c.fatal("not a git repository (or any of the parent directories): .git")
+		}
+		return c.fatal("%s", err)
+	}
+	c.repo = repo
+	wt, err := repo.Worktree()
+	if err != nil {
+		return c.fatal("this operation must be run in a work tree")
+	}
+	c.wt = wt
+	c.root = wt.Filesystem.Root()
+	return nil
+}
+
+// relPath turns a path the user gave (relative to the working directory)
+// into a slash-separated path relative to the work tree's root.
+func (c *cmd) relPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	root, _ := filepath.Abs(c.root)
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", c.fatal("%s: '%s' is outside repository at '%s'", p, p, root)
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// prefix is the working directory relative to the root ("" or "sub/").
+func (c *cmd) prefix() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	root, _ := filepath.Abs(c.root)
+	rel, err := filepath.Rel(root, wd)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	return filepath.ToSlash(rel) + "/"
+}
+
+// display turns a root-relative path into one relative to the working
+// directory, as git's long status shows paths.
+func (c *cmd) display(p string) string {
+	pre := c.prefix()
+	if pre == "" {
+		return p
+	}
+	if strings.HasPrefix(p, pre) {
+		return p[len(pre):]
+	}
+	up := strings.Repeat("../", strings.Count(pre, "/"))
+	for pre != "" {
+		// Strip common leading directories.
+		i := strings.Index(pre, "/")
+		d := pre[:i+1]
+		if !strings.HasPrefix(p, d) {
+			break
+		}
+		p, pre = p[len(d):], pre[i+1:]
+		up = up[3:]
+	}
+	return up + p
+}
+
+// headRef returns the branch HEAD points at ("refs/heads/master"), or ""
+// when HEAD is detached.
+func (c *cmd) headRef() plumbing.ReferenceName {
+	ref, err := c.repo.Storer.Reference(plumbing.HEAD)
+	if err != nil || ref.Type() != plumbing.SymbolicReference {
+		return ""
+	}
+	return ref.Target()
+}
+
+// headCommit returns HEAD's commit, or nil on an unborn branch.
+func (c *cmd) headCommit() (*object.Commit, error) {
+	ref, err := c.repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.repo.CommitObject(ref.Hash())
+}
+
+// resolve resolves a revision (HEAD~2, a branch, a tag, an abbreviated
+// hash) to a commit.
+func (c *cmd) resolve(rev string) (*object.Commit, error) {
+	h, err := c.repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, err
+	}
+	obj, err := c.repo.Object(plumbing.AnyObject, *h)
+	if err != nil {
+		return nil, err
+	}
+	switch o := obj.(type) {
+	case *object.Commit:
+		return o, nil
+	case *object.Tag:
+		return o.Commit()
+	}
+	return nil, fmt.Errorf("%s is not a commit", rev)
+}
+
+// abbrev is the short form of a hash git prints.
+func abbrev(h plumbing.Hash) string { return h.String()[:7] }
+
+// gitDate formats a time as git's default date format.
+func gitDate(t time.Time) string { return t.Format("Mon Jan 2 15:04:05 2006 -0700") }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
