@@ -84,6 +84,7 @@ func (c *cmd) initCmd() error {
 
 // add stages paths: files, directories (recursively), "." and -A.
 func (c *cmd) add() error {
+	c.args = expandShort(c.args, "Aufnv", "")
 	all, update, force, dryRun, verbose := false, false, false, false, false
 	var specs []string
 	for _, a := range c.args {
@@ -212,6 +213,7 @@ func (c *cmd) add() error {
 }
 
 func (c *cmd) commit() error {
+	c.args = expandShort(c.args, "aqnsv", "mFC")
 	var msgs []string
 	all, amend, allowEmpty, quiet, noEdit := false, false, false, false, false
 	msgFile := ""
@@ -226,8 +228,6 @@ func (c *cmd) commit() error {
 			msgs = append(msgs, c.args[i])
 		case strings.HasPrefix(a, "--message="):
 			msgs = append(msgs, strings.TrimPrefix(a, "--message="))
-		case strings.HasPrefix(a, "-m"):
-			msgs = append(msgs, a[2:])
 		case a == "-F" || a == "--file":
 			if i+1 < len(c.args) {
 				i++
@@ -513,6 +513,7 @@ func (c *cmd) load(e entry, alt, p string) []byte {
 }
 
 func (c *cmd) rm() error {
+	c.args = expandShort(c.args, "rfqn", "")
 	cached, recursive, force, quiet := false, false, false, false
 	var specs []string
 	for _, a := range c.args {

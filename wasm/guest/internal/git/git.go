@@ -166,6 +166,48 @@ func Main(env *tool.Env) int {
 	return 128
 }
 
+// expandShort splits clustered short options ("-qam msg" into "-q -a -m
+// msg"): flags are the letters that take no value, valued those that do
+// (the rest of the cluster, or the next argument, is their value).
+func expandShort(args []string, flags, valued string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' {
+			out = append(out, a)
+			continue
+		}
+		ok := true
+		var parts []string
+		for j := 1; j < len(a); j++ {
+			l := a[j]
+			switch {
+			case strings.IndexByte(valued, l) >= 0:
+				parts = append(parts, "-"+string(l))
+				if j+1 < len(a) {
+					parts = append(parts, a[j+1:])
+				}
+				j = len(a)
+			case strings.IndexByte(flags, l) >= 0:
+				parts = append(parts, "-"+string(l))
+			default:
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
+		if !ok {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, parts...)
+	}
+	return out
+}
+
 // fail prints "fatal: ..." and returns status 128.
 func (c *cmd) fatal(format string, a ...any) error {
 	c.env.Out().Flush()

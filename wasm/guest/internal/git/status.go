@@ -405,15 +405,16 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 	} else {
 		fmt.Fprintf(out, "On branch %s\n", strings.TrimPrefix(string(ref), "refs/heads/"))
 	}
+	unmerged := c.unmergedPaths()
 	if c.merging() {
-		if len(c.unmergedPaths()) > 0 {
+		if len(unmerged) > 0 {
 			fmt.Fprint(out, "You have unmerged paths.\n  (fix conflicts and run \"git commit\")\n  (use \"git merge --abort\" to abort the merge)\n\n")
 		} else {
 			fmt.Fprint(out, "All conflicts fixed but you are still merging.\n  (use \"git commit\" to conclude merge)\n\n")
 		}
 	}
 	if st.unborn {
-		fmt.Fprint(out, "\nNo commits yet\n")
+		fmt.Fprint(out, "\nNo commits yet\n\n")
 	}
 	item := func(ch change) {
 		p := quotePath(c.display(ch.path))
@@ -422,31 +423,24 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 		}
 		fmt.Fprintf(out, "\t%-12s%s\n", labels[ch.kind], p)
 	}
-	unmerged := c.unmergedPaths()
-	if len(unmerged) > 0 {
-		fmt.Fprint(out, "\nUnmerged paths:\n  (use \"git add <file>...\" to mark resolution)\n")
-		for _, p := range unmerged {
-			fmt.Fprintf(out, "\tboth modified:   %s\n", quotePath(c.display(p)))
-		}
-		isUnmerged := map[string]bool{}
-		for _, p := range unmerged {
-			isUnmerged[p] = true
-		}
-		var s2, u2 []change
-		for _, ch := range staged {
-			if !isUnmerged[ch.path] {
-				s2 = append(s2, ch)
-			}
-		}
-		for _, ch := range unstaged {
-			if !isUnmerged[ch.path] {
-				u2 = append(u2, ch)
-			}
-		}
-		staged, unstaged = s2, u2
+	isUnmerged := map[string]bool{}
+	for _, p := range unmerged {
+		isUnmerged[p] = true
 	}
+	var s2, u2 []change
+	for _, ch := range staged {
+		if !isUnmerged[ch.path] {
+			s2 = append(s2, ch)
+		}
+	}
+	for _, ch := range unstaged {
+		if !isUnmerged[ch.path] {
+			u2 = append(u2, ch)
+		}
+	}
+	staged, unstaged = s2, u2
 	if len(staged) > 0 {
-		fmt.Fprint(out, "\nChanges to be committed:\n")
+		fmt.Fprint(out, "Changes to be committed:\n")
 		if st.unborn {
 			fmt.Fprint(out, "  (use \"git rm --cached <file>...\" to unstage)\n")
 		} else {
@@ -455,9 +449,19 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 		for _, ch := range staged {
 			item(ch)
 		}
+		fmt.Fprintln(out)
+	}
+	if len(unmerged) > 0 {
+		fmt.Fprint(out, "Unmerged paths:\n  (use \"git add <file>...\" to mark resolution)\n")
+		codes := c.unmergedCodes()
+		for _, p := range unmerged {
+			label := map[string]string{"UU": "both modified:", "AA": "both added:", "UD": "deleted by them:", "DU": "deleted by us:", "AU": "added by us:", "UA": "added by them:", "DD": "both deleted:"}[codes[p]]
+			fmt.Fprintf(out, "\t%-17s%s\n", label, quotePath(c.display(p)))
+		}
+		fmt.Fprintln(out)
 	}
 	if len(unstaged) > 0 {
-		fmt.Fprint(out, "\nChanges not staged for commit:\n")
+		fmt.Fprint(out, "Changes not staged for commit:\n")
 		deleted := false
 		for _, ch := range unstaged {
 			deleted = deleted || ch.kind == 'D'
@@ -471,26 +475,25 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 		for _, ch := range unstaged {
 			item(ch)
 		}
+		fmt.Fprintln(out)
 	}
 	if len(untracked) > 0 {
-		fmt.Fprint(out, "\nUntracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n")
+		fmt.Fprint(out, "Untracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n")
 		for _, u := range untracked {
 			fmt.Fprintf(out, "\t%s\n", quotePath(c.display(u)))
 		}
-	}
-	if len(staged) > 0 || len(unstaged) > 0 || len(untracked) > 0 || len(unmerged) > 0 {
 		fmt.Fprintln(out)
 	}
 	switch {
-	case len(staged) > 0 || len(unmerged) > 0:
+	case len(staged) > 0:
+	case len(unmerged) > 0:
+		fmt.Fprint(out, "no changes added to commit (use \"git add\" and/or \"git commit -a\")\n")
 	case len(unstaged) > 0:
 		fmt.Fprint(out, "no changes added to commit (use \"git add\" and/or \"git commit -a\")\n")
 	case len(untracked) > 0:
 		fmt.Fprint(out, "nothing added to commit but untracked files present (use \"git add\" to track)\n")
-	case st.unborn && noUntracked:
-		fmt.Fprint(out, "nothing to commit (create/copy files and use \"git add\" to track)\n")
 	case st.unborn:
-		fmt.Fprint(out, "\nnothing to commit (create/copy files and use \"git add\" to track)\n")
+		fmt.Fprint(out, "nothing to commit (create/copy files and use \"git add\" to track)\n")
 	case noUntracked:
 		fmt.Fprint(out, "nothing to commit (use -u to show untracked files)\n")
 	default:
