@@ -211,7 +211,7 @@ with a body'; git log`),
 	// merge.
 	b(o(`mk; git checkout -q -b f; printf 'f\n' > f; git add f; git commit -qm f; git checkout -q master; git merge f`)),
 	o(`mk; git branch f; git merge f`),
-	o(`mk; git checkout -q -b f; printf 'f\n' > f; git add f; git commit -qm f; git checkout -q master; printf 'm\n' > m; git add m; git commit -qm m; git merge f; git log --oneline --graph`),
+	o(`mk; git checkout -q -b f; printf 'f\n' > f; git add f; git commit -qm f; git checkout -q master; printf 'm\n' > m; git add m; git commit -qm m; git merge f; git log --oneline`),
 	o(`mk; git checkout -q -b f; printf 'one\ntwo\nthree\nf\n' > a.txt; git commit -qam f; git checkout -q master; printf 'm\none\ntwo\nthree\n' > a.txt; git commit -qam m; git merge f; cat a.txt`),
 	o(`mk; git checkout -q -b f; printf 'one\nFEATURE\nthree\n' > a.txt; git commit -qam f; git checkout -q master; printf 'one\nMASTER\nthree\n' > a.txt; git commit -qam m; git merge f; echo $?; cat a.txt; git status; git status -s`),
 	o(`mk; git checkout -q -b f; printf 'one\nFEATURE\nthree\n' > a.txt; git commit -qam f; git checkout -q master; printf 'one\nMASTER\nthree\n' > a.txt; git commit -qam m; git merge f; printf 'one\nBOTH\nthree\n' > a.txt; git add a.txt; git status -s; git commit -qm merged; git log --oneline`),

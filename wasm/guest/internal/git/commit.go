@@ -368,6 +368,7 @@ func (c *cmd) commit() error {
 		}
 		unstaged := st.unstaged()
 		untracked := st.untrackedShown(false)
+		c.initialCommit = head == nil
 		if head == nil || len(unstaged) > 0 || len(untracked) > 0 {
 			_ = c.longStatus(st, nil, unstaged, untracked, false)
 		} else {
@@ -412,6 +413,9 @@ func (c *cmd) commit() error {
 	}
 	subject, _, _ := strings.Cut(strings.TrimRight(msg, "\n"), "\n")
 	fmt.Fprintf(out, "[%s %s] %s\n", where, abbrev(h), subject)
+	if author.Name != committer.Name || author.Email != committer.Email {
+		fmt.Fprintf(out, " Author: %s <%s>\n", author.Name, author.Email)
+	}
 	if amend {
 		fmt.Fprintf(out, " Date: %s\n", gitDate(author.When))
 	}
@@ -422,6 +426,9 @@ func (c *cmd) commit() error {
 // mode lines.
 func (c *cmd) summary(changes []change) error {
 	out := c.env.Out()
+	if len(changes) == 0 {
+		return nil
+	}
 	ins, del := 0, 0
 	for _, ch := range changes {
 		a, d := c.changeCounts(ch)

@@ -225,8 +225,8 @@ func (c *cmd) config() error {
 // identity returns the author or committer ("AUTHOR", "COMMITTER") from
 // the environment and the configuration, as git's ident.c looks them up.
 func (c *cmd) identity(kind string) (*object.Signature, error) {
-	name := c.env.Env("GIT_" + kind + "_NAME")
-	if name == "" {
+	name, explicit := os.LookupEnv("GIT_" + kind + "_NAME")
+	if !explicit {
 		name, _ = c.getConfig("user.name")
 	}
 	email := c.env.Env("GIT_" + kind + "_EMAIL")
@@ -235,6 +235,9 @@ func (c *cmd) identity(kind string) (*object.Signature, error) {
 	}
 	if email == "" {
 		email = c.env.Env("EMAIL")
+	}
+	if explicit && name == "" && email != "" {
+		return nil, c.fatal("empty ident name (for <%s>) not allowed", email)
 	}
 	if name == "" || email == "" {
 		c.env.Out().Flush()

@@ -3,6 +3,7 @@ package git
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -268,6 +269,11 @@ func (c *cmd) diff() error {
 		var rs []string
 		for i, r := range revs {
 			if _, err := c.resolveRange(r); err != nil {
+				for _, p := range revs[i:] {
+					if _, serr := os.Lstat(p); serr != nil {
+						return c.badRev(p)
+					}
+				}
 				specs = append(specs, revs[i:]...)
 				break
 			}

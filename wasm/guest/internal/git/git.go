@@ -41,6 +41,8 @@ type cmd struct {
 	repo *gogit.Repository
 	wt   *gogit.Worktree
 	root string // the work tree's root
+
+	initialCommit bool // status as git commit shows it: "Initial commit"
 }
 
 type subcommand func(c *cmd) error
@@ -281,6 +283,9 @@ func (c *cmd) display(p string) string {
 		return p
 	}
 	if strings.HasPrefix(p, pre) {
+		if p == pre {
+			return "./"
+		}
 		return p[len(pre):]
 	}
 	up := strings.Repeat("../", strings.Count(pre, "/"))
@@ -322,7 +327,7 @@ func (c *cmd) headCommit() (*object.Commit, error) {
 // resolve resolves a revision (HEAD~2, a branch, a tag, an abbreviated
 // hash) to a commit.
 func (c *cmd) resolve(rev string) (*object.Commit, error) {
-	h, err := c.repo.ResolveRevision(plumbing.Revision(rev))
+	h, err := c.resolveHash(rev)
 	if err != nil {
 		return nil, err
 	}
@@ -337,6 +342,23 @@ func (c *cmd) resolve(rev string) (*object.Commit, error) {
 		return o.Commit()
 	}
 	return nil, fmt.Errorf("%s is not a commit", rev)
+}
+
+// resolveHash resolves a revision to an object's hash. A name that is a
+// branch or a tag is taken as one before it is tried as an abbreviated
+// hash, as git does ("f" is branch f, not a commit starting with f).
+func (c *cmd) resolveHash(rev string) (*plumbing.Hash, error) {
+	base := rev
+	suffix := ""
+	if i := strings.IndexAny(rev, "~^@"); i > 0 {
+		base, suffix = rev[:i], rev[i:]
+	}
+	for _, full := range []plumbing.ReferenceName{plumbing.NewBranchReferenceName(base), plumbing.NewTagReferenceName(base)} {
+		if _, err := c.repo.Storer.Reference(full); err == nil {
+			return c.repo.ResolveRevision(plumbing.Revision(string(full) + suffix))
+		}
+	}
+	return c.repo.ResolveRevision(plumbing.Revision(rev))
 }
 
 // abbrev is the short form of a hash git prints.

@@ -215,9 +215,6 @@ func (c *cmd) log() error {
 			return err
 		}
 	}
-	if !o.tformat && strings.HasPrefix(o.format, "format:") && len(shown) > 0 {
-		fmt.Fprintln(out)
-	}
 	return nil
 }
 
@@ -326,7 +323,9 @@ func (c *cmd) decorations() map[plumbing.Hash][]string {
 		}
 		return nil
 	})
-	sort.Slice(names, func(i, j int) bool { return names[i].Name() < names[j].Name() })
+	// git lists a commit's decorations newest-added first: refs in
+	// reverse name order, the checked-out branch first of all.
+	sort.Slice(names, func(i, j int) bool { return names[i].Name() > names[j].Name() })
 	if head != nil && headRef == "" {
 		d[head.Hash()] = append(d[head.Hash()], "HEAD")
 	}
@@ -377,9 +376,7 @@ func (c *cmd) showCommit(w io.Writer, cm *object.Commit, o *logOpts, n int, matc
 			fmt.Fprintln(w)
 		}
 		if wantDiff {
-			if o.diff.patch || o.diff.stat {
-				fmt.Fprintln(w)
-			}
+			fmt.Fprintln(w)
 		}
 	case o.format == "oneline":
 		fmt.Fprintf(w, "%s%s %s\n", hash, decoText, subject)
@@ -589,9 +586,13 @@ func (c *cmd) show() error {
 			out.Write(data)
 			continue
 		}
-		h, err := c.repo.ResolveRevision(plumbing.Revision(r))
+		h, err := c.resolveHash(r)
 		if err != nil {
 			return c.badRev(r)
+		}
+		if tr, err := c.repo.Storer.Reference(plumbing.NewTagReferenceName(r)); err == nil {
+			h = new(plumbing.Hash)
+			*h = tr.Hash()
 		}
 		if tag, err := c.repo.TagObject(*h); err == nil {
 			fmt.Fprintf(out, "tag %s\nTagger: %s <%s>\nDate:   %s\n\n%s\n", tag.Name, tag.Tagger.Name, tag.Tagger.Email, gitDate(tag.Tagger.When), strings.TrimRight(tag.Message, "\n"))
@@ -606,9 +607,6 @@ func (c *cmd) show() error {
 		if err := c.showCommit(out, cm, o, i, match); err != nil {
 			return err
 		}
-	}
-	if !o.tformat && strings.HasPrefix(o.format, "format:") {
-		fmt.Fprintln(out)
 	}
 	return nil
 }
@@ -673,7 +671,21 @@ func (c *cmd) revParse() error {
 				fmt.Fprintln(out, a)
 				continue
 			}
-			h, err := c.repo.ResolveRevision(plumbing.Revision(a))
+			h, err := c.resolveHash(a)
+			if rev, p, ok := strings.Cut(a, ":"); ok {
+				h, err = nil, errNoHead
+				if cm, cerr := c.resolve(orHead(rev)); cerr == nil {
+					if tree, terr := cm.Tree(); terr == nil {
+						if p == "" {
+							h = &cm.TreeHash
+							err = nil
+						} else if e, ferr := tree.FindEntry(p); ferr == nil {
+							h = &e.Hash
+							err = nil
+						}
+					}
+				}
+			}
 			if err != nil {
 				if verify {
 					c.env.Out().Flush()

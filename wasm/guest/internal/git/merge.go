@@ -235,7 +235,9 @@ func (c *cmd) merge() error {
 	}
 	theirs, err := c.resolve(revs[0])
 	if err != nil {
-		return c.fatal("%s - not something we can merge", revs[0])
+		c.env.Out().Flush()
+		fmt.Fprintf(c.env.Stderr, "merge: %s - not something we can merge\n", revs[0])
+		return &exitError{1}
 	}
 	head, err := c.headCommit()
 	if err != nil || head == nil {

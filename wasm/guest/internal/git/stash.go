@@ -82,7 +82,7 @@ func (c *cmd) stash() error {
 	switch sub {
 	case "push", "save":
 		msg := ""
-		untracked := false
+		untracked, quiet := false, false
 		for i := 0; i < len(args); i++ {
 			switch a := args[i]; a {
 			case "-m", "--message":
@@ -93,6 +93,7 @@ func (c *cmd) stash() error {
 			case "-u", "--include-untracked":
 				untracked = true
 			case "-q", "--quiet":
+				quiet = true
 			default:
 				if sub == "save" && !strings.HasPrefix(a, "-") {
 					msg = strings.Join(args[i:], " ")
@@ -102,7 +103,7 @@ func (c *cmd) stash() error {
 				return c.errorf(129, "unknown option `%s'", strings.TrimLeft(a, "-"))
 			}
 		}
-		return c.stashPush(msg, untracked)
+		return c.stashPush(msg, untracked, quiet)
 	case "list":
 		for i, e := range c.stashLog() {
 			fmt.Fprintf(out, "stash@{%d}: %s\n", i, e.msg)
@@ -110,7 +111,12 @@ func (c *cmd) stash() error {
 		return nil
 	case "pop", "apply", "drop":
 		n := 0
+		quiet := false
 		for _, a := range args {
+			if a == "-q" || a == "--quiet" {
+				quiet = true
+				continue
+			}
 			if strings.HasPrefix(a, "stash@{") {
 				fmt.Sscanf(a, "stash@{%d}", &n)
 			} else if a != "--index" && a != "-q" {
@@ -125,7 +131,7 @@ func (c *cmd) stash() error {
 			return c.errorf(1, "stash@{%d} is not a valid reference", n)
 		}
 		if sub != "drop" {
-			if err := c.stashApply(es[n].hash); err != nil {
+			if err := c.stashApply(es[n].hash, quiet); err != nil {
 				return err
 			}
 		}
@@ -135,7 +141,9 @@ func (c *cmd) stash() error {
 			if err := c.writeStashLog(es); err != nil {
 				return c.fatal("%s", err)
 			}
-			fmt.Fprintf(out, "Dropped refs/stash@{%d} (%s)\n", n, h)
+			if !quiet || sub == "drop" {
+				fmt.Fprintf(out, "Dropped refs/stash@{%d} (%s)\n", n, h)
+			}
 		}
 		return nil
 	case "clear":
@@ -165,7 +173,7 @@ func (c *cmd) stash() error {
 	return c.errorf(129, "unknown subcommand: %s", sub)
 }
 
-func (c *cmd) stashPush(msg string, withUntracked bool) error {
+func (c *cmd) stashPush(msg string, withUntracked, quiet bool) error {
 	head, err := c.headCommit()
 	if err != nil || head == nil {
 		return c.errorf(1, "You do not have the initial commit yet")
@@ -185,6 +193,10 @@ func (c *cmd) stashPush(msg string, withUntracked bool) error {
 		branch = "(no branch)"
 	}
 	desc := fmt.Sprintf("%s: %s %s", branch, abbrev(head.Hash), subjectOf(head))
+	author, err := c.identity("AUTHOR")
+	if err != nil {
+		return err
+	}
 	sig, err := c.identity("COMMITTER")
 	if err != nil {
 		return err
@@ -193,7 +205,7 @@ func (c *cmd) stashPush(msg string, withUntracked bool) error {
 	if err != nil {
 		return c.fatal("%s", err)
 	}
-	ih, err := c.writeCommit(itree, []plumbing.Hash{head.Hash}, sig, sig, "index on "+desc+"\n")
+	ih, err := c.writeCommit(itree, []plumbing.Hash{head.Hash}, author, sig, "index on "+desc+"\n")
 	if err != nil {
 		return c.fatal("%s", err)
 	}
@@ -227,7 +239,7 @@ func (c *cmd) stashPush(msg string, withUntracked bool) error {
 		if err != nil {
 			return c.fatal("%s", err)
 		}
-		uh, err := c.writeCommit(ut, nil, sig, sig, "untracked files on "+desc+"\n")
+		uh, err := c.writeCommit(ut, nil, author, sig, "untracked files on "+desc+"\n")
 		if err != nil {
 			return c.fatal("%s", err)
 		}
@@ -241,7 +253,7 @@ func (c *cmd) stashPush(msg string, withUntracked bool) error {
 	if msg != "" {
 		title = "On " + branch + ": " + msg
 	}
-	wh, err := c.writeCommit(wtree, parents, sig, sig, title+"\n")
+	wh, err := c.writeCommit(wtree, parents, author, sig, title+"\n")
 	if err != nil {
 		return c.fatal("%s", err)
 	}
@@ -260,7 +272,9 @@ func (c *cmd) stashPush(msg string, withUntracked bool) error {
 			c.removeWork(p)
 		}
 	}
-	fmt.Fprintf(c.env.Out(), "Saved working directory and index state %s\n", title)
+	if !quiet {
+		fmt.Fprintf(c.env.Out(), "Saved working directory and index state %s\n", title)
+	}
 	return nil
 }
 
@@ -287,7 +301,7 @@ func (c *cmd) hardReset(commit *object.Commit, st *state) error {
 
 // stashApply applies a stash's work-tree changes (and its untracked
 // files) to the work tree, merging with HEAD where both changed.
-func (c *cmd) stashApply(h plumbing.Hash) error {
+func (c *cmd) stashApply(h plumbing.Hash, quiet bool) error {
 	w, err := c.repo.CommitObject(h)
 	if err != nil {
 		return c.fatal("%s", err)
@@ -303,7 +317,11 @@ func (c *cmd) stashApply(h plumbing.Hash) error {
 		return c.fatal("%s", err)
 	}
 	index := st.index
-	for _, ch := range compare(bf, wf, false) {
+	tracked := compare(bf, wf, false)
+	if len(tracked) == 0 {
+		fmt.Fprintln(c.env.Out(), "Already up to date.")
+	}
+	for _, ch := range tracked {
 		cur, inCur := st.work[ch.path]
 		switch ch.kind {
 		case 'D':
@@ -344,6 +362,9 @@ func (c *cmd) stashApply(h plumbing.Hash) error {
 	}
 	if err := c.writeIndex(index); err != nil {
 		return c.fatal("%s", err)
+	}
+	if quiet {
+		return nil
 	}
 	st2, err := c.readState()
 	if err != nil {

@@ -159,10 +159,15 @@ func (st *state) untrackedShown(all bool) []string {
 
 // quotePath quotes a path as git's core.quotePath does when it has
 // special bytes.
-func quotePath(p string) string {
+func quotePath(p string) string { return quoteName(p, false) }
+
+// quoteSP quotes as git status does: a name with a space is quoted too.
+func quoteSP(p string) string { return quoteName(p, true) }
+
+func quoteName(p string, sp bool) string {
 	need := false
 	for i := 0; i < len(p); i++ {
-		if b := p[i]; b < 0x20 || b == '"' || b == '\\' || b >= 0x7f {
+		if b := p[i]; b < 0x20 || b == '"' || b == '\\' || b >= 0x7f || sp && b == ' ' {
 			need = true
 			break
 		}
@@ -329,9 +334,9 @@ func (c *cmd) shortStatus(st *state, staged, unstaged []change, untracked []stri
 	}
 	show := func(p string) string {
 		if porcelain {
-			return quotePath(p)
+			return quoteSP(p)
 		}
-		return quotePath(c.display(p))
+		return quoteSP(c.display(p))
 	}
 	if null {
 		show = func(p string) string { return p }
@@ -413,13 +418,16 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 			fmt.Fprint(out, "All conflicts fixed but you are still merging.\n  (use \"git commit\" to conclude merge)\n\n")
 		}
 	}
-	if st.unborn {
+	switch {
+	case c.initialCommit:
+		fmt.Fprint(out, "\nInitial commit\n\n")
+	case st.unborn:
 		fmt.Fprint(out, "\nNo commits yet\n\n")
 	}
 	item := func(ch change) {
-		p := quotePath(c.display(ch.path))
+		p := quoteSP(c.display(ch.path))
 		if ch.kind == 'R' {
-			p = quotePath(c.display(ch.from)) + " -> " + p
+			p = quoteSP(c.display(ch.from)) + " -> " + p
 		}
 		fmt.Fprintf(out, "\t%-12s%s\n", labels[ch.kind], p)
 	}
@@ -456,7 +464,7 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 		codes := c.unmergedCodes()
 		for _, p := range unmerged {
 			label := map[string]string{"UU": "both modified:", "AA": "both added:", "UD": "deleted by them:", "DU": "deleted by us:", "AU": "added by us:", "UA": "added by them:", "DD": "both deleted:"}[codes[p]]
-			fmt.Fprintf(out, "\t%-17s%s\n", label, quotePath(c.display(p)))
+			fmt.Fprintf(out, "\t%-17s%s\n", label, quoteSP(c.display(p)))
 		}
 		fmt.Fprintln(out)
 	}
@@ -480,7 +488,7 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 	if len(untracked) > 0 {
 		fmt.Fprint(out, "Untracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n")
 		for _, u := range untracked {
-			fmt.Fprintf(out, "\t%s\n", quotePath(c.display(u)))
+			fmt.Fprintf(out, "\t%s\n", quoteSP(c.display(u)))
 		}
 		fmt.Fprintln(out)
 	}
