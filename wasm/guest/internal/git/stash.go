@@ -253,7 +253,7 @@ func (c *cmd) stashPush(msg string, withUntracked, quiet bool) error {
 	if msg != "" {
 		title = "On " + branch + ": " + msg
 	}
-	wh, err := c.writeCommit(wtree, parents, author, sig, title+"\n")
+	wh, err := c.writeCommit(wtree, parents, author, sig, title)
 	if err != nil {
 		return c.fatal("%s", err)
 	}
