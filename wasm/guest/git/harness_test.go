@@ -175,7 +175,8 @@ var (
 )
 
 // toolsDir builds this module (through guest.BuildWasm: go-git needs its
-// overlay) and coreutils for wasip1 and writes their manifest.
+// overlay), coreutils and archive (tar) for wasip1 and writes their
+// manifest.
 func toolsDir(t testing.TB) string {
 	t.Helper()
 	toolsOnce.Do(func() {
@@ -185,7 +186,7 @@ func toolsDir(t testing.TB) string {
 			return
 		}
 		manifest := map[string][]string{}
-		for _, m := range []string{"git", "coreutils"} {
+		for _, m := range []string{"git", "coreutils", "archive"} {
 			out := filepath.Join(dir, m+".wasm")
 			if err := guest.BuildWasm(context.Background(), "github.com/wasmsand/wasmsand/wasm/guest/"+m, out); err != nil {
 				toolsErr = fmt.Errorf("building %s: %v", m, err)
@@ -210,14 +211,8 @@ func toolsDir(t testing.TB) string {
 	return toolsPath
 }
 
-// TestSandbox runs the cases marked for it inside the sandbox, where the
-// state check reads the repository with this git, and compares the
-// answers with the host git's.
-func TestSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds guest modules")
-	}
-	oracleAvailable(t)
+func newSandbox(t *testing.T) *sandbox.Sandbox {
+	t.Helper()
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
@@ -230,7 +225,80 @@ func TestSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sb.Close()
+	t.Cleanup(func() { sb.Close() })
+	return sb
+}
+
+// TestExportImport makes a repository in the sandbox, carries it out with
+// tar and reads it with the host's git; then the other way round.
+func TestExportImport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	oracleAvailable(t)
+	sb := newSandbox(t)
+	ctx := context.Background()
+	script := `mkdir -p /tmp/r && cd /tmp/r && git init -q && printf 'a\nb\n' > f && mkdir d && printf 'x\n' > d/g &&
+git add . && git commit -qm one && git checkout -q -b side && printf 'c\n' >> f && git commit -qam two &&
+git checkout -q master && git tag -a v1 -m v1 && git merge -q side >/dev/null && printf 'dirty\n' >> d/g &&
+tar cf /tmp/r.tar -C /tmp r`
+	if res, err := sb.Run(ctx, script); err != nil || res.ExitCode != 0 {
+		t.Fatalf("sandbox: %v %d %s", err, res.ExitCode, res.Stderr)
+	}
+	tarData, err := sb.ReadFile("/tmp/r.tar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "r.tar"), tarData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	host := func(script string) string {
+		cmd := exec.Command("bash", "-c", script)
+		cmd.Dir = dir
+		cmd.Env = append([]string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LC_ALL=C"}, gitEnv...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, out)
+		}
+		return string(out)
+	}
+	got := host(`tar --no-same-owner -xf r.tar && cd r && git fsck --no-progress --strict 2>&1 | grep -v ^dangling; git status --porcelain; git log --all --format='%h %p %s'; git cat-file -p v1 | tail -1; git diff --stat`)
+	want := " M d/g\n" +
+		"3886d6c eb7531f two\neb7531f  one\n" +
+		"v1\n" +
+		" d/g | 1 +\n 1 file changed, 1 insertion(+)\n"
+	if got != want {
+		t.Errorf("host git reads the sandbox's repository as\n%s\nwant\n%s", got, want)
+	}
+	// The host's repository, changed by the host's git, read in the sandbox.
+	host(`cd r && git add -A && git commit -qm three && git tag light && git gc -q && cd .. && tar cf back.tar r`)
+	back, err := os.ReadFile(filepath.Join(dir, "back.tar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.WriteFile("/tmp/back.tar", back, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sb.Run(ctx, `mkdir -p /tmp/b && cd /tmp/b && tar xf /tmp/back.tar && cd r && git status --porcelain && git log --format='%h %s' && git tag && git show --stat --format=%s HEAD`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantBack := "4321853 three\n3886d6c two\neb7531f one\nlight\nv1\nthree\n\n d/g | 1 +\n 1 file changed, 1 insertion(+)\n"
+	if res.ExitCode != 0 || string(res.Stdout) != wantBack {
+		t.Errorf("the sandbox's git reads the host's repository as (%d)\n%s%s\nwant\n%s", res.ExitCode, res.Stdout, res.Stderr, wantBack)
+	}
+}
+
+// TestSandbox runs the cases marked for it inside the sandbox, where the
+// state check reads the repository with this git, and compares the
+// answers with the host git's.
+func TestSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	oracleAvailable(t)
+	sb := newSandbox(t)
 	root := t.TempDir()
 	n, failed := 0, 0
 	for i, c := range cases {

@@ -166,6 +166,9 @@ func (c *cmd) log() error {
 			return nil
 		})
 	}
+	if len(include) == 0 && o.all {
+		return nil
+	}
 	if len(include) == 0 {
 		h, err := c.headCommit()
 		if err != nil || h == nil {
