@@ -96,7 +96,8 @@ func runNative(t *testing.T, dir, path, script string) result {
 	t.Helper()
 	os.RemoveAll(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
+		t.Error(err)
+		return result{}
 	}
 	p := "/usr/local/bin:/usr/bin:/bin"
 	if path != "" {
@@ -112,7 +113,7 @@ func runNative(t *testing.T, dir, path, script string) result {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("%s: %v", script, err)
+		t.Errorf("%s: %v", script, err)
 	}
 	return result{out.String(), errOut.String(), code}
 }
@@ -154,11 +155,28 @@ func TestDifferential(t *testing.T) {
 	oracleAvailable(t)
 	bin := ourBin(t)
 	root := t.TempDir()
+	// Two workers, each in its own directory: the cases are independent.
+	type outcome struct{ got, want result }
+	outcomes := make([]outcome, len(cases))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := range 2 {
+		dir := filepath.Join(root, fmt.Sprint("w", w))
+		wg.Go(func() {
+			for i := range next {
+				c := cases[i]
+				outcomes[i] = outcome{runNative(t, dir, bin, c.full()), runNative(t, dir, "", c.full())}
+			}
+		})
+	}
+	for i := range cases {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	failed := 0
 	for i, c := range cases {
-		dir := filepath.Join(root, "w")
-		want := runNative(t, dir, "", c.full())
-		got := runNative(t, dir, bin, c.full())
+		got, want := outcomes[i].got, outcomes[i].want
 		if !c.same(got, want) {
 			failed++
 			t.Errorf("case %d: %s\ngot  (%d) stdout %q\n     stderr %q\nwant (%d) stdout %q\n     stderr %q",

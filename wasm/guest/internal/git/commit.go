@@ -1,7 +1,6 @@
 package git
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -11,7 +10,6 @@ import (
 
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -711,7 +709,3 @@ func stripComments(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
-
-var errStop = errors.New("stop")
-
-var _ = filemode.Regular

@@ -53,7 +53,7 @@ func merge3(base, ours, theirs []string, oursName, theirsName string) ([]string,
 	ho, ht := hunks(ours), hunks(theirs)
 	var out []string
 	conflict := false
-	bi, oi, ti := 0, 0, 0 // positions in base, ours, theirs
+	bi := 0 // position in base
 	i, j := 0, 0
 	for i < len(ho) || j < len(ht) {
 		// Pick the next change region: overlapping hunks of both sides.
@@ -84,37 +84,19 @@ func merge3(base, ours, theirs []string, oursName, theirsName string) ([]string,
 		}
 		// Unchanged base lines before the region.
 		out = append(out, base[bi:start]...)
-		oi += start - bi
-		ti += start - bi
-		bi = start
 		// Each side's text for [start, end).
-		side := func(hs []hunk, from, to int, x []string, xi int) ([]string, int) {
+		side := func(hs []hunk, from, to int, x []string) []string {
 			var res []string
 			b := start
 			for _, h := range hs[from:to] {
 				res = append(res, base[b:h.b0]...)
-				xi += h.b0 - b
 				res = append(res, x[h.x0:h.x1]...)
-				xi += h.x1 - h.x0
 				b = h.b1
 			}
-			res = append(res, base[b:end]...)
-			xi += end - b
-			return res, xi
+			return append(res, base[b:end]...)
 		}
-		var os_, ts []string
-		if i2 > i {
-			os_, oi = side(ho, i, i2, ours, oi)
-		} else {
-			os_ = base[start:end]
-			oi += end - start
-		}
-		if j2 > j {
-			ts, ti = side(ht, j, j2, theirs, ti)
-		} else {
-			ts = base[start:end]
-			ti += end - start
-		}
+		os_ := side(ho, i, i2, ours)
+		ts := side(ht, j, j2, theirs)
 		switch {
 		case i2 == i:
 			out = append(out, ts...)

@@ -1,7 +1,6 @@
 package git
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -427,9 +425,3 @@ func cleanMessage(s string) string {
 	}
 	return strings.Join(out, "\n") + "\n"
 }
-
-// now is the time used for new objects when no date is given.
-var now = time.Now
-
-// equalBytes reports whether two contents are equal.
-func equalBytes(a, b []byte) bool { return bytes.Equal(a, b) }

@@ -103,16 +103,6 @@ func (rs *ruleset) match(rel string, isDir bool) int {
 	return matchNone
 }
 
-// hasWhitelist reports whether any rule is a whitelist ("!...").
-func (rs *ruleset) hasWhitelist() bool {
-	for _, r := range rs.rules {
-		if r.negate {
-			return true
-		}
-	}
-	return false
-}
-
 // globRegexp translates a glob in gitignore syntax to an anchored regular
 // expression: "*" and "?" stay within one path component, "**" spans
 // components, "[...]" is a class ("[!...]" negated), "\x" is x.
