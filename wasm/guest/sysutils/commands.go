@@ -33,6 +33,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/test"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/timeout"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tree"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/truncate"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/uname"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/which"
@@ -64,6 +65,7 @@ var Commands = map[string]tool.MainFunc{
 	"sha224sum": hashsum.Sha224sum,
 	"sha384sum": hashsum.Sha384sum,
 	"b2sum":     hashsum.B2sum,
+	"tree":      tree.Main,
 	"stat":      stat.Main,
 	"[":         test.Bracket,
 	"basename":  basename.Main,
