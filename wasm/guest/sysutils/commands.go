@@ -12,6 +12,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/dirname"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/du"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/env"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/envsubst"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/expr"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/file"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hashsum"
@@ -66,6 +67,7 @@ var Commands = map[string]tool.MainFunc{
 	"sha384sum": hashsum.Sha384sum,
 	"b2sum":     hashsum.B2sum,
 	"tree":      tree.Main,
+	"envsubst":  envsubst.Main,
 	"stat":      stat.Main,
 	"[":         test.Bracket,
 	"basename":  basename.Main,
