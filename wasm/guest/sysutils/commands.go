@@ -14,6 +14,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/env"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/envsubst"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/expr"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/factor"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/file"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hashsum"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hexdump"
@@ -31,6 +32,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/rmdir"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/stat"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/strings"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/sum"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/test"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/timeout"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
@@ -68,6 +70,8 @@ var Commands = map[string]tool.MainFunc{
 	"b2sum":     hashsum.B2sum,
 	"tree":      tree.Main,
 	"envsubst":  envsubst.Main,
+	"sum":       sum.Main,
+	"factor":    factor.Main,
 	"stat":      stat.Main,
 	"[":         test.Bracket,
 	"basename":  basename.Main,
