@@ -1,9 +1,8 @@
 package main
 
-// Case constructors: o compares stdout and the exit status, e stderr too,
-// b also runs the case in the sandbox.
+// Case constructors: o compares stdout and the exit status, b also runs
+// the case in the sandbox.
 func o(script string) dcase { return dcase{script: script} }
-func e(script string) dcase { return dcase{script: script, stderr: true} }
 func b(c dcase) dcase       { c.box = true; return c }
 
 var cases = []dcase{

@@ -162,10 +162,6 @@ func (c dcase) same(got, want result) bool {
 	return !c.stderr || got.stderr == want.stderr
 }
 
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
-}
 
 // TestDifferential runs every case with this module's yq and with
 // upstream's and compares stdout, the exit status and, where asked, stderr.
