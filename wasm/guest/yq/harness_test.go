@@ -162,7 +162,6 @@ func (c dcase) same(got, want result) bool {
 	return !c.stderr || got.stderr == want.stderr
 }
 
-
 // TestDifferential runs every case with this module's yq and with
 // upstream's and compares stdout, the exit status and, where asked, stderr.
 func TestDifferential(t *testing.T) {
