@@ -290,7 +290,11 @@ func (c *cmd) switchTo(target *object.Commit, force bool, verb string) error {
 			}
 		}
 		if len(dirty) > 0 {
-			fmt.Fprintf(c.env.Stderr, "error: Your local changes to the following files would be overwritten by %s:\n\t%s\nPlease commit your changes or stash them before you switch branches.\nAborting\n", verb, strings.Join(dirty, "\n\t"))
+			what := "switch branches"
+			if verb == "merge" {
+				what = "merge"
+			}
+			fmt.Fprintf(c.env.Stderr, "error: Your local changes to the following files would be overwritten by %s:\n\t%s\nPlease commit your changes or stash them before you %s.\nAborting\n", verb, strings.Join(dirty, "\n\t"), what)
 			return &exitError{1}
 		}
 		if len(untracked) > 0 {

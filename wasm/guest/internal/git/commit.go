@@ -68,6 +68,9 @@ func (c *cmd) initCmd() error {
 	if err != nil {
 		return c.fatal("%s", err)
 	}
+	if !bare {
+		os.WriteFile(filepath.Join(gitDir, "config"), []byte("[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"), 0o644)
+	}
 	// git's own layout: the directories git expects to find.
 	for _, d := range []string{"refs/heads", "refs/tags", "objects/info", "objects/pack", "info"} {
 		os.MkdirAll(filepath.Join(gitDir, d), 0o755)

@@ -69,24 +69,24 @@ func (c *cmd) writeChanges(w io.Writer, changes []change, o *diffOpts) {
 	}
 	if o.nameOnly {
 		for _, ch := range changes {
-			fmt.Fprintln(w, quotePath(c.display(ch.path)))
+			fmt.Fprintln(w, quotePath(ch.path))
 		}
 	}
 	if o.nameStatus {
 		for _, ch := range changes {
 			if ch.kind == 'R' {
-				fmt.Fprintf(w, "R100\t%s\t%s\n", quotePath(c.display(ch.from)), quotePath(c.display(ch.path)))
+				fmt.Fprintf(w, "R100\t%s\t%s\n", quotePath(ch.from), quotePath(ch.path))
 				continue
 			}
-			fmt.Fprintf(w, "%c\t%s\n", ch.kind, quotePath(c.display(ch.path)))
+			fmt.Fprintf(w, "%c\t%s\n", ch.kind, quotePath(ch.path))
 		}
 	}
 	if o.numstat {
 		for _, ch := range changes {
 			a, b := c.contents(ch)
-			name := quotePath(c.display(ch.path))
+			name := quotePath(ch.path)
 			if ch.kind == 'R' {
-				name = renameText(c.display(ch.from), c.display(ch.path))
+				name = renameText(ch.from, ch.path)
 			}
 			if isBinary(a) || isBinary(b) {
 				fmt.Fprintf(w, "-\t-\t%s\n", name)
@@ -132,9 +132,9 @@ func (c *cmd) writeStat(w io.Writer, changes []change) {
 	nameW, maxChg, ins, del := 0, 0, 0, 0
 	for _, ch := range changes {
 		a, b := c.contents(ch)
-		r := row{name: quotePath(c.display(ch.path))}
+		r := row{name: quotePath(ch.path)}
 		if ch.kind == 'R' {
-			r.name = renameText(c.display(ch.from), c.display(ch.path))
+			r.name = renameText(ch.from, ch.path)
 		}
 		if isBinary(a) || isBinary(b) {
 			r.binary, r.a, r.b = true, len(a), len(b)

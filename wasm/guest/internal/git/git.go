@@ -70,6 +70,7 @@ func init() {
 		"config":    (*cmd).config,
 		"merge":     (*cmd).merge,
 		"stash":     (*cmd).stash,
+		"ls-files":  (*cmd).lsFiles,
 	}
 }
 
@@ -210,6 +211,28 @@ func expandShort(args []string, flags, valued string) []string {
 	return out
 }
 
+// lsFiles lists the index's paths below the working directory, relative
+// to it.
+func (c *cmd) lsFiles() error {
+	if err := c.open(); err != nil {
+		return err
+	}
+	idx, err := c.readIndex()
+	if err != nil {
+		return c.fatal("%s", err)
+	}
+	pre := c.prefix()
+	seen := map[string]bool{}
+	for _, e := range idx.Entries {
+		if !strings.HasPrefix(e.Name, pre) || seen[e.Name] {
+			continue
+		}
+		seen[e.Name] = true
+		fmt.Fprintln(c.env.Out(), quotePath(e.Name[len(pre):]))
+	}
+	return nil
+}
+
 // fail prints "fatal: ..." and returns status 128.
 func (c *cmd) fatal(format string, a ...any) error {
 	c.env.Out().Flush()
@@ -348,6 +371,18 @@ func (c *cmd) resolve(rev string) (*object.Commit, error) {
 // branch or a tag is taken as one before it is tried as an abbreviated
 // hash, as git does ("f" is branch f, not a commit starting with f).
 func (c *cmd) resolveHash(rev string) (*plumbing.Hash, error) {
+	for _, peel := range []string{"^{tree}", "^{commit}", "^{}"} {
+		if r, ok := strings.CutSuffix(rev, peel); ok {
+			cm, err := c.resolve(r)
+			if err != nil {
+				return nil, err
+			}
+			if peel == "^{tree}" {
+				return &cm.TreeHash, nil
+			}
+			return &cm.Hash, nil
+		}
+	}
 	base := rev
 	suffix := ""
 	if i := strings.IndexAny(rev, "~^@"); i > 0 {

@@ -515,6 +515,15 @@ func (c *cmd) expandFormat(f string, cm *object.Commit, deco map[plumbing.Hash][
 			b.WriteByte('\n')
 		case '%':
 			b.WriteByte('%')
+		case 'x':
+			if i+2 < len(f) {
+				if v, err := strconv.ParseUint(f[i+1:i+3], 16, 8); err == nil {
+					b.WriteByte(byte(v))
+					i += 2
+					continue
+				}
+			}
+			b.WriteString("%x")
 		case 'd':
 			if ds := deco[cm.Hash]; len(ds) > 0 {
 				b.WriteString(" (" + strings.Join(ds, ", ") + ")")

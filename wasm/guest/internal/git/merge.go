@@ -231,10 +231,11 @@ func (c *cmd) merge() error {
 		return nil
 	}
 	if c.isAncestor(head.Hash, theirs.Hash) && !noFF && !squash {
+		fmt.Fprintf(out, "Updating %s..%s\n", abbrev(head.Hash), abbrev(theirs.Hash))
 		if err := c.switchTo(theirs, false, "merge"); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "Updating %s..%s\nFast-forward\n", abbrev(head.Hash), abbrev(theirs.Hash))
+		fmt.Fprintln(out, "Fast-forward")
 		a, _ := c.treeFiles(head)
 		b, _ := c.treeFiles(theirs)
 		chs := compare(a, b, true)

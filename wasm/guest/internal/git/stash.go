@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -131,8 +132,15 @@ func (c *cmd) stash() error {
 			return c.errorf(1, "stash@{%d} is not a valid reference", n)
 		}
 		if sub != "drop" {
-			if err := c.stashApply(es[n].hash, quiet); err != nil {
+			conflicted, err := c.stashApply(es[n].hash, quiet)
+			if err != nil {
 				return err
+			}
+			if conflicted {
+				if sub == "pop" {
+					fmt.Fprintln(out, "The stash entry is kept in case you need it again.")
+				}
+				return &exitError{1}
 			}
 		}
 		if sub != "apply" {
@@ -301,22 +309,23 @@ func (c *cmd) hardReset(commit *object.Commit, st *state) error {
 
 // stashApply applies a stash's work-tree changes (and its untracked
 // files) to the work tree, merging with HEAD where both changed.
-func (c *cmd) stashApply(h plumbing.Hash, quiet bool) error {
+func (c *cmd) stashApply(h plumbing.Hash, quiet bool) (conflicted bool, err error) {
 	w, err := c.repo.CommitObject(h)
 	if err != nil {
-		return c.fatal("%s", err)
+		return false, c.fatal("%s", err)
 	}
 	base, err := c.repo.CommitObject(w.ParentHashes[0])
 	if err != nil {
-		return c.fatal("%s", err)
+		return false, c.fatal("%s", err)
 	}
+	var stages []*index.Entry
 	bf, _ := c.treeFiles(base)
 	wf, _ := c.treeFiles(w)
 	st, err := c.readState()
 	if err != nil {
-		return c.fatal("%s", err)
+		return false, c.fatal("%s", err)
 	}
-	index := st.index
+	staged0 := st.index
 	tracked := compare(bf, wf, false)
 	if len(tracked) == 0 {
 		fmt.Fprintln(c.env.Out(), "Already up to date.")
@@ -325,13 +334,13 @@ func (c *cmd) stashApply(h plumbing.Hash, quiet bool) error {
 		cur, inCur := st.work[ch.path]
 		switch ch.kind {
 		case 'D':
-			delete(index, ch.path)
+			delete(staged0, ch.path)
 			c.removeWork(ch.path)
 		case 'A':
 			if err := c.writeWork(ch.path, ch.new); err != nil {
-				return c.fatal("%s", err)
+				return false, c.fatal("%s", err)
 			}
-			index[ch.path] = ch.new
+			staged0[ch.path] = ch.new
 		default:
 			if inCur && cur != ch.old && cur != ch.new {
 				bt, _ := c.blob(ch.old.hash)
@@ -340,12 +349,19 @@ func (c *cmd) stashApply(h plumbing.Hash, quiet bool) error {
 				merged, conflict := merge3(splitText(bt), splitText(ct), splitText(nt), "Updated upstream", "Stashed changes")
 				if conflict {
 					fmt.Fprintf(c.env.Out(), "Auto-merging %s\nCONFLICT (content): Merge conflict in %s\n", ch.path, ch.path)
+					conflicted = true
+					ours := st.index[ch.path]
+					stages = append(stages,
+						&index.Entry{Name: ch.path, Hash: ch.old.hash, Mode: ch.old.mode, Stage: index.AncestorMode},
+						&index.Entry{Name: ch.path, Hash: ours.hash, Mode: ours.mode, Stage: index.OurMode},
+						&index.Entry{Name: ch.path, Hash: ch.new.hash, Mode: ch.new.mode, Stage: index.TheirMode})
+					delete(staged0, ch.path)
 				}
 				os.WriteFile(c.abs(ch.path), []byte(strings.Join(merged, "")), 0o644)
 				continue
 			}
 			if err := c.writeWork(ch.path, ch.new); err != nil {
-				return c.fatal("%s", err)
+				return false, c.fatal("%s", err)
 			}
 		}
 	}
@@ -355,21 +371,21 @@ func (c *cmd) stashApply(h plumbing.Hash, quiet bool) error {
 			uf, _ := c.treeFiles(u)
 			for p, e := range uf {
 				if err := c.writeWork(p, e); err != nil {
-					return c.fatal("%s", err)
+					return false, c.fatal("%s", err)
 				}
 			}
 		}
 	}
-	if err := c.writeIndex(index); err != nil {
-		return c.fatal("%s", err)
+	if err := c.writeIndexAll(staged0, stages); err != nil {
+		return false, c.fatal("%s", err)
 	}
 	if quiet {
-		return nil
+		return conflicted, nil
 	}
 	st2, err := c.readState()
 	if err != nil {
-		return c.fatal("%s", err)
+		return false, c.fatal("%s", err)
 	}
 	staged := compare(st2.head, st2.index, true)
-	return c.longStatus(st2, staged, st2.unstaged(), st2.untrackedShown(false), false)
+	return conflicted, c.longStatus(st2, staged, st2.unstaged(), st2.untrackedShown(false), false)
 }

@@ -460,7 +460,11 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 		fmt.Fprintln(out)
 	}
 	if len(unmerged) > 0 {
-		fmt.Fprint(out, "Unmerged paths:\n  (use \"git add <file>...\" to mark resolution)\n")
+		fmt.Fprint(out, "Unmerged paths:\n")
+		if !c.merging() {
+			fmt.Fprint(out, "  (use \"git restore --staged <file>...\" to unstage)\n")
+		}
+		fmt.Fprint(out, "  (use \"git add <file>...\" to mark resolution)\n")
 		codes := c.unmergedCodes()
 		for _, p := range unmerged {
 			label := map[string]string{"UU": "both modified:", "AA": "both added:", "UD": "deleted by them:", "DU": "deleted by us:", "AU": "added by us:", "UA": "added by them:", "DD": "both deleted:"}[codes[p]]
