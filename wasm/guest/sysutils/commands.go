@@ -10,6 +10,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/date"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/df"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/dirname"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/dos2unix"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/du"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/env"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/envsubst"
@@ -72,6 +73,8 @@ var Commands = map[string]tool.MainFunc{
 	"envsubst":  envsubst.Main,
 	"sum":       sum.Main,
 	"factor":    factor.Main,
+	"dos2unix":  dos2unix.Dos2unix,
+	"unix2dos":  dos2unix.Unix2dos,
 	"stat":      stat.Main,
 	"[":         test.Bracket,
 	"basename":  basename.Main,
