@@ -39,6 +39,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tree"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/truncate"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tsort"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/uname"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/which"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/xxd"
@@ -73,6 +74,7 @@ var Commands = map[string]tool.MainFunc{
 	"envsubst":  envsubst.Main,
 	"sum":       sum.Main,
 	"factor":    factor.Main,
+	"tsort":     tsort.Main,
 	"dos2unix":  dos2unix.Dos2unix,
 	"unix2dos":  dos2unix.Unix2dos,
 	"stat":      stat.Main,
