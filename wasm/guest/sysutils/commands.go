@@ -24,6 +24,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/install"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/ln"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/mktemp"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/nohup"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nproc"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/od"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
@@ -75,6 +76,7 @@ var Commands = map[string]tool.MainFunc{
 	"sum":       sum.Main,
 	"factor":    factor.Main,
 	"tsort":     tsort.Main,
+	"nohup":     nohup.Main,
 	"dos2unix":  dos2unix.Dos2unix,
 	"unix2dos":  dos2unix.Unix2dos,
 	"stat":      stat.Main,

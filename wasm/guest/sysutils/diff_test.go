@@ -312,6 +312,17 @@ var diffCases = []struct {
 	{script: "chmod 751 f3 && unix2dos -q f3 && stat -c %a f3"},
 	{script: "unix2dos utf8 2>/dev/null; od -c utf8 | head -3"},
 	{script: "dos2unix --version | head -1 | cut -d' ' -f1-2"},
+	// nohup
+	{script: "nohup nosuch; echo $?", stderr: true},
+	{script: "nohup; echo $?", stderr: true},
+	{script: "nohup sh -c 'exit 3'; echo $?"},
+	{script: "echo hi | nohup cat"},
+	{script: "nohup ./f3; echo $?", stderr: true},
+	{script: "nohup printf '%s\\n' a b; echo $?"},
+	{script: "nohup -- echo x"},
+	{script: "nohup --bad; echo $?"},
+	{script: "nohup env -i A=1 env"},
+	{script: "nohup sh -c 'echo err >&2' 2>&1"},
 	// tsort
 	{script: "printf 'a b\\nc d\\na c\\nb d\\ne e\\nf a\\n' | tsort"},
 	{script: "printf 'x y\\ny z\\nx z\\nw y\\n' | tsort"},

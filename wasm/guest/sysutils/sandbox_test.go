@@ -69,6 +69,8 @@ var sandboxCases = []struct {
 	{"sum f; sum -s f", "36979     1 f\n542 1 f\n", 0},
 	{"mkdir -p t/a && printf x > t/a/b && LC_ALL=C tree t", "t\n`-- a\n    `-- b\n\n2 directories, 1 file\n", 0},
 	{"echo 'a $X ${X}' | X=1 envsubst", "a 1 1\n", 0},
+	{"nohup echo hi; nohup nosuch 2>/dev/null; echo $?", "hi\n127\n", 0},
+	{"printf 'a\\r\\n' | dos2unix | od -c | head -1; printf 'a b\\nb c\\n' | tsort", "0000000   a  \\n\na\nb\nc\n", 0},
 	{"factor 12 1000000016000000063", "12: 2 2 3\n1000000016000000063: 1000000007 1000000009\n", 0},
 	{"ls /usr/bin | grep -c -x -e rg -e git -e yq -e tree -e b2sum", "5\n", 0},
 }
