@@ -26,6 +26,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/mktemp"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nohup"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nproc"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/numfmt"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/od"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printf"
@@ -77,6 +78,7 @@ var Commands = map[string]tool.MainFunc{
 	"factor":    factor.Main,
 	"tsort":     tsort.Main,
 	"nohup":     nohup.Main,
+	"numfmt":    numfmt.Main,
 	"dos2unix":  dos2unix.Dos2unix,
 	"unix2dos":  dos2unix.Unix2dos,
 	"stat":      stat.Main,
