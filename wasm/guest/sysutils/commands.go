@@ -28,6 +28,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nproc"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/numfmt"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/od"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/pager"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printf"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/readlink"
@@ -79,6 +80,8 @@ var Commands = map[string]tool.MainFunc{
 	"tsort":     tsort.Main,
 	"nohup":     nohup.Main,
 	"numfmt":    numfmt.Main,
+	"more":      pager.More,
+	"less":      pager.Less,
 	"dos2unix":  dos2unix.Dos2unix,
 	"unix2dos":  dos2unix.Unix2dos,
 	"stat":      stat.Main,

@@ -346,6 +346,17 @@ var diffCases = []struct {
 	{script: "numfmt --to=bogus 1; echo $?", stderr: true},
 	{script: "numfmt --from-unit=512 --to=iec 4"},
 	{script: "du -b f3 | numfmt --to=iec"},
+	// more, less (output is not a terminal)
+	{script: "more f3 words"},
+	{script: "more f3"},
+	{script: "more f3 nope words; echo $?", stderr: true},
+	{script: "more dir; echo $?"},
+	{script: "echo x | more"},
+	{script: "less f3 words; echo $?"},
+	{script: "less f3 nope words; echo $?", stderr: true},
+	{script: "echo y | less"},
+	{script: "less dir; echo $?", stderr: true},
+	{script: "less -R -S f3; more -d f3"},
 	// nohup
 	{script: "nohup nosuch; echo $?", stderr: true},
 	{script: "nohup; echo $?", stderr: true},
