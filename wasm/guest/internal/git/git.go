@@ -108,7 +108,16 @@ repositories only.
 `
 
 // Main is the git command.
-func Main(env *tool.Env) int {
+func Main(env *tool.Env) (code int) {
+	defer func() {
+		// A corrupt repository can make go-git panic: report it in git's
+		// words, never as a Go crash dump.
+		if r := recover(); r != nil {
+			env.Out().Flush()
+			fmt.Fprintf(env.Stderr, "fatal: %v\n", r)
+			code = 128
+		}
+	}()
 	args := env.Args[1:]
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		switch a := args[0]; {

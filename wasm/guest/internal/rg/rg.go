@@ -37,7 +37,14 @@ const usage = `USAGE:
 `
 
 // Main is the rg command.
-func Main(env *tool.Env) int {
+func Main(env *tool.Env) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			env.Out().Flush()
+			fmt.Fprintf(env.Stderr, "rg: %v\n", r)
+			code = 2
+		}
+	}()
 	o, err := parseArgs(env.Args[1:])
 	if err != nil {
 		var h *helpRequest
