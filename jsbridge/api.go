@@ -15,6 +15,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/wasmsand/wasmsand/agent"
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
@@ -41,6 +42,13 @@ func Register(host js.Value, version string) {
 		"info":         a.info,
 		"run":          a.run,
 		"runCode":      a.runCode,
+		"snapshot":     a.snapshot,
+		"restore":      a.restore,
+		"fork":         a.fork,
+		"save":         a.save,
+		"load":         a.load,
+		"list":         a.list,
+		"delete":       a.deleteSaved,
 		"readFile":     a.readFile,
 		"readTextFile": a.readTextFile,
 		"writeFile":    a.writeFile,
@@ -50,11 +58,18 @@ func Register(host js.Value, version string) {
 		"rm":           a.rm,
 		"setEnv":       a.setEnv,
 		"getEnv":       a.getEnv,
+		"allowNetwork": a.allowNetwork,
 		"complete":     a.complete,
 		"destroy":      a.destroy,
+		"mount":        a.mount,
+		"unmount":      a.unmount,
+		// agent tools (agenttools.go)
+		"toolDefinitions": a.toolDefinitions,
+		"handleToolCall":  a.handleToolCall,
 	} {
 		obj.Set(name, js.FuncOf(a.guard(name, fn)))
 	}
+	defaultStore = host.Get("defaultStore")
 	registerWasmSandbox(obj, a.errClass)
 	host.Call("ready", obj)
 }
@@ -71,7 +86,9 @@ type api struct {
 
 // jsSandbox is one sandbox and the runs in flight on it.
 type jsSandbox struct {
-	sb *sandbox.Sandbox
+	sb    *sandbox.Sandbox
+	opts  sandbox.Options
+	tools *agent.Toolset // made on first use, under mu
 
 	mu      sync.Mutex
 	runs    map[*context.CancelCauseFunc]struct{}
@@ -80,7 +97,12 @@ type jsSandbox struct {
 
 // jsErr makes a SandboxError for err.
 func (a *api) jsErr(err error) js.Value {
-	return a.errClass.New(errCode(err), err.Error())
+	e := a.errClass.New(errCode(err), err.Error())
+	var se *sandbox.SnapshotError
+	if errors.As(err, &se) {
+		e.Set("check", se.Check)
+	}
+	return e
 }
 
 // guard turns a panic in fn (a bad argument type, a bug) into a returned
@@ -95,7 +117,7 @@ func (a *api) guard(name string, fn func(args []js.Value) any) func(js.Value, []
 				} else {
 					err = fmt.Errorf("%s: internal error: %v\n%s", name, r, debug.Stack())
 				}
-				if name == "create" || name == "run" {
+				if name == "create" || name == "run" || isAsync[name] {
 					out = jsPromise.Call("reject", a.jsErr(err))
 				} else {
 					out = a.jsErr(err)
@@ -174,11 +196,7 @@ func (a *api) create(args []js.Value) any {
 		if err != nil {
 			return nil, err
 		}
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		a.nextID++
-		a.sandboxes[a.nextID] = &jsSandbox{sb: sb, runs: map[*context.CancelCauseFunc]struct{}{}}
-		return a.nextID, nil
+		return a.add(sb, opts), nil
 	})
 }
 
@@ -186,7 +204,7 @@ func (a *api) create(args []js.Value) any {
 func parseOptions(o js.Value) (sandbox.Options, error) {
 	opts := sandbox.Options{Engine: EngineFactory}
 	if o.IsUndefined() || o.IsNull() {
-		return opts, nil
+		o = jsObject.New()
 	}
 	if o.Type() != js.TypeObject {
 		return opts, argErrorf("Sandbox.create: options must be an object")
@@ -227,6 +245,12 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 		}
 		opts.Cwd = c.String()
 	}
+	if opts.Network, err = parseNetwork(o.Get("network")); err != nil {
+		return opts, err
+	}
+	if err := parseStoreOptions(o, &opts); err != nil {
+		return opts, err
+	}
 	if t := o.Get("tools"); !t.IsUndefined() && !t.IsNull() {
 		if t.Type() != js.TypeObject {
 			return opts, argErrorf("Sandbox.create: options.tools must map file names to Uint8Array (or to functions that load one)")
@@ -236,6 +260,9 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 			return opts, argErrorf("Sandbox.create: options.tools[%q] must be a Uint8Array, ArrayBuffer or a function returning a Promise of one, under a plain file name", bad)
 		}
 		opts.Tools = tfs
+	}
+	if opts.Mounts, err = parseMounts(o.Get("mounts")); err != nil {
+		return opts, err
 	}
 	return opts, nil
 }
@@ -386,6 +413,15 @@ func (a *api) run(args []js.Value) any {
 			cancel(nil)
 		}()
 		res, err := s.sb.Run(ctx, cmd.String(), ropts...)
+		if err != nil && res != nil {
+			// The command ran but saving it (persist) failed: the
+			// error carries the result, as ABORTED does.
+			outW.flush()
+			errW.flush()
+			e := a.jsErr(err)
+			e.Set("result", resultObject(res))
+			return nil, abortedError{e}
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -22,6 +22,9 @@ const (
 	codeAborted         = "ABORTED"
 	codeInvalidModule   = "INVALID_MODULE"
 	codeInternal        = "INTERNAL"
+	codeSnapshot        = "SNAPSHOT_ERROR" // the error's check property names the check
+	codeQuota           = "QUOTA_EXCEEDED"
+	codeNotFound        = "NOT_FOUND"
 )
 
 // argError is a bad argument from JavaScript.
@@ -41,9 +44,18 @@ func errCode(err error) string {
 	var errno vfs.Errno
 	var ae *argError
 	var be *busyError
+	var se *sandbox.SnapshotError
 	switch {
 	case errors.As(err, &ae):
 		return codeInvalidArgument
+	case errors.As(err, &se):
+		return codeSnapshot
+	case errors.Is(err, sandbox.ErrQuota):
+		return codeQuota
+	case errors.Is(err, sandbox.ErrNotFound):
+		return codeNotFound
+	case errors.Is(err, sandbox.ErrBusy):
+		return codeBusy
 	case errors.As(err, &be):
 		return codeBusy
 	case errors.Is(err, sandbox.ErrClosed):

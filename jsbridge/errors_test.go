@@ -27,6 +27,10 @@ func TestErrCode(t *testing.T) {
 		{argErrorf("bad"), "INVALID_ARGUMENT"},
 		{&busyError{}, "EBUSY"},
 		{context.Canceled, "INTERNAL"},
+		{&sandbox.SnapshotError{Check: sandbox.CheckChecksum}, "SNAPSHOT_ERROR"},
+		{&sandbox.StoreError{Op: "put", Name: "x", Err: fmt.Errorf("%w (disk full)", sandbox.ErrQuota)}, "QUOTA_EXCEEDED"},
+		{&sandbox.StoreError{Op: "get", Name: "x", Err: fmt.Errorf("%w (%w)", sandbox.ErrNotFound, fs.ErrNotExist)}, "NOT_FOUND"},
+		{sandbox.ErrBusy, "EBUSY"},
 	}
 	for _, tt := range tests {
 		if got := errCode(tt.err); got != tt.want {

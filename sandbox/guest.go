@@ -80,6 +80,7 @@ type guestProc struct {
 	dir   string // working directory, for proc_spawn
 	umask uint32 // file mode creation mask, for proc_spawn
 	kids  children
+	net   guestNet // open HTTP requests
 }
 
 type guestKey struct{}
@@ -94,7 +95,7 @@ func refuelModule() wasm.HostModule {
 			Fn:      refuel,
 			// It never waits: it only accounts and checks the deadline.
 			NonBlocking: true,
-		}}, append(spawnHostFuncs(), append(hostFSFuncs(), bridgeHostFuncs()...)...)...),
+		}}, append(spawnHostFuncs(), append(hostFSFuncs(), append(bridgeHostFuncs(), netHostFuncs()...)...)...)...),
 	}
 }
 
@@ -223,6 +224,7 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		run.notePeakMemory(int64(m.Size()))
 	}
 	inst.Close(context.WithoutCancel(ctx))
+	g.net.closeAll()
 	return s.guestExit(ctx, hc, args[0], err)
 }
 

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"github.com/wasmsand/wasmsand/wasm"
 )
 
@@ -68,10 +69,21 @@ type Options struct {
 	Tools fs.FS
 	// CacheDir, if set, holds compiled modules across runs on disk.
 	CacheDir string
+	// Store keeps snapshots for Save, Load and Persist.
+	Store Store
+	// Persist, if set, names a snapshot in Store: New resumes the sandbox
+	// saved under that name (if any) instead of making a fresh one, and
+	// every Run saves the sandbox there when it ends.
+	Persist string
+	// Network is what guests (curl, wget) may reach over HTTP: nothing
+	// unless its rules allow it. See package netpolicy.
+	Network netpolicy.Policy
 	// Engine, if set, makes the engine that runs guests; the js/wasm
 	// build passes one over the host's native WebAssembly. nil means
 	// wazero, shared by every sandbox with the same CacheDir.
 	Engine EngineFactory
+	// Mounts attach directories from outside the sandbox (see Mount).
+	Mounts []Mount
 }
 
 // RunOption adjusts one Run.
@@ -85,6 +97,7 @@ type runConfig struct {
 	cwd        string
 	stdout     io.Writer
 	stderr     io.Writer
+	timeout    time.Duration
 }
 
 // AsScript runs the command text as the script file name with args as
@@ -109,6 +122,11 @@ func WithStdout(w io.Writer) RunOption { return func(c *runConfig) { c.stdout = 
 
 // WithStderr streams standard error to w as it is produced.
 func WithStderr(w io.Writer) RunOption { return func(c *runConfig) { c.stderr = w } }
+
+// WithTimeout bounds this Run by d when d is shorter than Options.Timeout;
+// it can only lower the sandbox's limit. Past it the command ends with
+// exit code 124, as with Options.Timeout.
+func WithTimeout(d time.Duration) RunOption { return func(c *runConfig) { c.timeout = d } }
 
 // RunResult is what one Run produced.
 type RunResult struct {

@@ -26,6 +26,7 @@ type runState struct {
 	lastYield  atomic.Int64 // unix nanoseconds of the shell's last yield (js)
 
 	index uint64 // the Run's number in its sandbox, for processSeed
+	net   runNet // the Run's network session and budget
 
 	mu      sync.Mutex
 	err     error          // the first limit that ended the Run

@@ -39,34 +39,25 @@ type Sandbox struct {
 	cwd  string
 	vars map[string]string // the shell's variables after the last Run, for GetEnv
 
+	net netState // the network policy
+
 	started time.Time     // for printf's %(...)T with -2
 	runs    atomic.Uint64 // Runs so far, for processSeed
 }
 
 // New creates a sandbox. It lays out the filesystem, loads the tool list
 // from opts.Tools or opts.ToolsDir (module bytes are read on first use) and starts the
-// shell.
+// shell. With opts.Persist set, it resumes the sandbox saved in opts.Store
+// under that name instead, if there is one.
 func New(ctx context.Context, opts Options) (*Sandbox, error) {
-	opts = withDefaults(opts)
-	if opts.MemoryLimit < 65536 {
-		return nil, fmt.Errorf("sandbox: MemoryLimit %d is below one WebAssembly page (65536 bytes)", opts.MemoryLimit)
+	if s, ok, err := newPersistent(ctx, opts); ok {
+		return s, err
 	}
-	tools, err := loadToolSet(opts)
+	s, err := newBare(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := sharedEngine(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	s := &Sandbox{
-		opts:     opts,
-		rand:     newPRNG(opts.Seed),
-		tools:    tools,
-		eng:      eng,
-		memPages: uint32(min(opts.MemoryLimit/65536, 65536)),
-		cwd:      opts.Cwd,
-	}
+	opts = s.opts
 	s.started = s.now()
 	s.fs = vfs.New(vfs.Options{
 		MaxBytes:  1 << 30, // for the layout; see SetLimits below
@@ -106,6 +97,12 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	}
 	s.sh = sh
 	s.noteVars()
+	for _, m := range opts.Mounts {
+		if err := s.AddMount(m); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -181,7 +178,9 @@ func (s *Sandbox) layout() error {
 
 // Run runs cmd in the sandbox's shell and waits for it. The error is
 // non-nil only when the sandbox itself cannot run commands (closed, or an
-// internal failure); a failing command gives a non-zero ExitCode.
+// internal failure), or when Options.Persist is set and saving the
+// sandbox after the command failed (the result is returned too); a
+// failing command gives a non-zero ExitCode.
 func (s *Sandbox) Run(ctx context.Context, cmd string, opts ...RunOption) (*RunResult, error) {
 	var rc runConfig
 	for _, o := range opts {
@@ -192,7 +191,11 @@ func (s *Sandbox) Run(ctx context.Context, cmd string, opts ...RunOption) (*RunR
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}
-	return s.runLocked(ctx, cmd, rc)
+	res, err := s.runLocked(ctx, cmd, rc)
+	if err == nil {
+		err = s.persist(ctx)
+	}
+	return res, err
 }
 
 func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*RunResult, error) {
@@ -205,7 +208,11 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
 	run := newRunState(s, cancel)
-	run.timer = newRunTimer(s.opts.Timeout, func() { cancelCause(errTimedOut) })
+	timeout := s.opts.Timeout
+	if rc.timeout > 0 && rc.timeout < timeout {
+		timeout = rc.timeout
+	}
+	run.timer = newRunTimer(timeout, func() { cancelCause(errTimedOut) })
 	defer run.timer.stop()
 	ctx = withRun(ctx, run)
 	go watchShellMemory(ctx, run)
@@ -230,7 +237,7 @@ func (s *Sandbox) runLocked(ctx context.Context, cmd string, rc runConfig) (*Run
 	switch {
 	case timedOut:
 		res.Metrics.TimedOut = true
-		fmt.Fprintf(stderr, "command timed out after %v\n", s.opts.Timeout)
+		fmt.Fprintf(stderr, "command timed out after %v\n", timeout)
 		code = 124
 	case run.limitErr() != nil:
 		fmt.Fprintf(stderr, "bash: %v\n", run.limitErr())
@@ -347,6 +354,7 @@ func (s *Sandbox) Close() error {
 	s.runMu.Lock()
 	s.sh = nil
 	s.runMu.Unlock()
+	s.fs.UnmountAll()
 	return nil
 }
 

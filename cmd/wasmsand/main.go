@@ -9,6 +9,7 @@
 //	wasmsand [flags] script.sh [args...]
 //	wasmsand [flags]                        (interactive shell)
 //	wasmsand serve [--addr HOST:PORT] [--dir DIR]  (serve the browser demo)
+//	wasmsand mcp [--http HOST:PORT] [flags]        (MCP server for AI agents)
 //
 // Run "wasmsand --help" for the flags.
 package main
@@ -28,6 +29,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -57,6 +59,9 @@ Usage:
                                             with piped input, runs the lines without prompts
   wasmsand serve [--addr A] [--dir DIR]     serve the browser demo over HTTP
                                             (a script named serve runs as ./serve)
+  wasmsand mcp [--http A] [flags]           serve sandboxes to AI agents over MCP
+                                            (stdio, or streamable HTTP); see
+                                            'wasmsand mcp --help'
 
 The exit status is the command's: 124 means it ran past --timeout.
 
@@ -80,10 +85,25 @@ Flags:
                        2024-01-02T15:04:05Z); timeouts still use real time
   --cwd DIR            starting directory inside the sandbox (default /home/user)
   --env KEY=VALUE      set an environment variable; repeat for more
+  --mount HOST:PATH[:ro]
+                       show the host directory HOST at PATH in the sandbox, e.g.
+                       --mount ./data:/mnt/data:ro; repeat for more. Paths in it
+                       never lead outside HOST; :ro refuses every change
+  --allow-net RULE     let curl and wget reach URLs under RULE; repeat for more.
+                       RULE is [METHODS ]PREFIX: https://api.example.com/v1/,
+                       'GET,POST http://127.0.0.1:8080/', *.example.com.
+                       Without it there is no network; private addresses
+                       (127/8, 10/8, 192.168/16, ...) need a rule naming them
+  --net-header 'PREFIX=Name: value'
+                       the host adds this header to allowed requests under
+                       PREFIX; commands in the sandbox never see it
   --tools DIR          directory of tool modules (*.wasm and manifest.json);
                        default: the "tools" directory beside the wasmsand binary
   --cache-dir DIR      where compiled tools are cached between runs
                        (default: the user cache directory + /wasmsand; "" disables)
+  --state DIR          keep the sandbox (files, variables, functions, directory)
+                       in DIR across calls: resumed at start, saved after the run
+  --state-name NAME    which sandbox in --state DIR (default "default")
   --version            print the version and exit
   -h, --help           print this help and exit
 
@@ -106,6 +126,9 @@ type config struct {
 func run(argv []string, stdin *os.File, stdout, stderr io.Writer) int {
 	if len(argv) > 0 && argv[0] == "serve" {
 		return serve(context.Background(), argv[1:], stdout, stderr)
+	}
+	if len(argv) > 0 && argv[0] == "mcp" {
+		return mcpMain(context.Background(), argv[1:], stdin, stdout, stderr)
 	}
 	cfg, code, err := parseArgs(argv, stdout)
 	if err != nil {
@@ -264,10 +287,35 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		o.Env = append(o.Env, s)
 		return nil
 	})
+	fs.Func("mount", "", func(s string) error {
+		m, err := parseMount(s)
+		if err == nil {
+			o.Mounts = append(o.Mounts, m)
+		}
+		return err
+	})
 	toolsSet := false
 	fs.Func("tools", "", func(s string) error { o.ToolsDir, toolsSet = s, true; return nil })
 	cacheSet := false
 	fs.Func("cache-dir", "", func(s string) error { o.CacheDir, cacheSet = s, true; return nil })
+	fs.Func("allow-net", "", func(s string) error {
+		r, err := netpolicy.ParseRule(s)
+		o.Network.Rules = append(o.Network.Rules, r)
+		return err
+	})
+	// The flag package would quote a bad value, secret and all, in its
+	// error: report a bad --net-header after parsing instead.
+	var netHeaderErr error
+	fs.Func("net-header", "", func(s string) error {
+		h, err := netpolicy.ParseHeaderRule(s)
+		o.Network.Headers = append(o.Network.Headers, h)
+		if err != nil && netHeaderErr == nil {
+			netHeaderErr = fmt.Errorf("--net-header: %w", err)
+		}
+		return nil
+	})
+	stateDir := fs.String("state", "", "")
+	stateName := fs.String("state-name", "default", "")
 	showVersion := fs.Bool("version", false, "")
 
 	if err := fs.Parse(argv); err != nil {
@@ -277,11 +325,20 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		}
 		return nil, exitUsage, err
 	}
+	if netHeaderErr != nil {
+		return nil, exitUsage, netHeaderErr
+	}
 	if *showVersion {
 		fmt.Fprintf(stdout, "wasmsand %s\n", versionString())
 		return nil, 0, nil
 	}
 	cfg.args = fs.Args()
+	if *stateDir != "" {
+		if err := sandbox.CheckName(*stateName); err != nil {
+			return nil, exitUsage, err
+		}
+		o.Store, o.Persist = sandbox.DirStore(*stateDir), *stateName
+	}
 
 	if !toolsSet {
 		o.ToolsDir = defaultToolsDir()

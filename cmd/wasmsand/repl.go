@@ -43,6 +43,10 @@ func repl(ctx context.Context, sb *sandbox.Sandbox, in io.Reader, interactive bo
 	}
 
 	r := &replRunner{sb: sb, stdout: stdout, stderr: stderr, sig: sig}
+	if interactive {
+		// An interactive bash expands aliases; bash -c and scripts do not.
+		sb.Run(context.Background(), "shopt -s expand_aliases")
+	}
 	var buf strings.Builder
 	for {
 		if interactive {

@@ -65,11 +65,23 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 		t.Fatalf("starting Chromium at %s: %v", path, err)
 	}
 	defer stop()
+	console := chrome.Console(ctx)
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 		t.Fatalf("opening %s: %v", srv.URL, err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.W !== undefined`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Fatalf("waiting for the wasmsand API in the page: %v", err)
+	}
+	if warmup != "" {
+		wctx, cancel := context.WithTimeout(ctx, 2*warmupTimeoutMs*time.Millisecond)
+		start := time.Now()
+		var o outcome
+		err := chrome.Eval(wctx, runCase+"("+mustJSON(t, testCase{Name: "warm-up", Cmd: warmup})+", "+warmupOptions()+")", &o)
+		cancel()
+		if err != nil || o.ExitCode != 0 {
+			t.Fatalf("the warm-up in Chromium after %v: %v %+v\nthe page's console:\n%s", time.Since(start).Round(time.Millisecond), err, o, console())
+		}
+		t.Logf("warm-up in Chromium: %v", time.Since(start).Round(time.Millisecond))
 	}
 	var out []outcome
 	for _, c := range cases {
@@ -83,9 +95,18 @@ func runChromium(t *testing.T, tools string, cases []testCase) []outcome {
 		err = chrome.Eval(cctx, runCase+"("+string(cj)+", "+options()+")", &o)
 		cancel()
 		if err != nil {
-			t.Fatalf("case %q in Chromium after %v: %v", c.Name, time.Since(start).Round(time.Millisecond), err)
+			t.Fatalf("case %q in Chromium after %v: %v\nthe page's console:\n%s", c.Name, time.Since(start).Round(time.Millisecond), err, console())
 		}
 		out = append(out, o)
 	}
 	return out
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -38,7 +38,9 @@ func TestPythonConformance(t *testing.T) {
 	t.Setenv("WASMSAND_CASES", "python_cases.json") // for run.mjs under Node
 	// Imports read many files: room for a loaded machine, still a timeout.
 	defer func(old int) { timeoutMs = old }(timeoutMs)
-	timeoutMs = 5000
+	timeoutMs = 10000
+	defer func(old string) { warmup = old }(warmup)
+	warmup = `python3 -c 'import json, sqlite3, csv, statistics'; sqlite3 :memory: 'select 1'; printf '(module)' > w.wat; wat2wasm w.wat -o w.wasm`
 	tools := withCGuests(t, guesttest.Dir(t), cdir)
 	want := runNative(t, tools, cases)
 	for k, c := range cases {

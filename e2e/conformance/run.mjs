@@ -13,6 +13,20 @@ const { Sandbox } = await import(pkg);
 const cases = JSON.parse(await readFile(new URL(process.env.WASMSAND_CASES ?? 'cases.json', import.meta.url), 'utf8'));
 const options = JSON.parse(process.argv[2] ?? '{}');
 
+// WASMSAND_WARMUP is a command run first, not compared, that must succeed:
+// it loads the modules the cases use (conformance_test.go's warmup).
+if (process.env.WASMSAND_WARMUP) {
+  const sb = await Sandbox.create(JSON.parse(process.env.WASMSAND_WARMUP_OPTIONS ?? '{}'));
+  try {
+    const r = await sb.run(process.env.WASMSAND_WARMUP);
+    if (r.exitCode !== 0) {
+      throw new Error(`the warm-up command exited ${r.exitCode}: ${r.stderr}`);
+    }
+  } finally {
+    sb.destroy();
+  }
+}
+
 const out = [];
 for (const c of cases) {
   const sb = await Sandbox.create(options);

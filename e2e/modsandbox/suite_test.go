@@ -31,6 +31,7 @@ type caseConfig struct {
 	DeterministicSeed *uint32  `json:"deterministicSeed"`
 	MaxGas            *uint64  `json:"maxGas"`
 	MaxMemoryBytes    *uint64  `json:"maxMemoryBytes"`
+	MaxExecutionMs    *int64   `json:"maxExecutionMs"`
 	HostFunctions     []string `json:"hostFunctions"`
 }
 
@@ -110,6 +111,9 @@ func (s *suite) config(c *suiteCase) ms.Config {
 		}
 		if cc.MaxMemoryBytes != nil {
 			cfg.MaxMemoryBytes = *cc.MaxMemoryBytes
+		}
+		if cc.MaxExecutionMs != nil {
+			cfg.MaxExecutionMs = *cc.MaxExecutionMs
 		}
 		if cc.HostFunctions != nil {
 			cfg.HostFunctions = nil

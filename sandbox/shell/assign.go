@@ -71,6 +71,11 @@ func (r *Interp) dynamicVar(name string) *Var {
 		return &Var{Set: true, Str: strconv.Itoa(r.lineno)}
 	case "BASHPID":
 		return &Var{Set: true, Str: strconv.Itoa(r.bashpid)}
+	case "BASH_ARGV0":
+		if v, _ := r.vars.lookup(name); v != nil && v.Attr&AttrTrace != 0 {
+			return nil // unset and reassigned: an ordinary variable
+		}
+		return &Var{Set: true, Str: r.arg0}
 	case "BASH_SUBSHELL":
 		return &Var{Set: true, Str: strconv.Itoa(r.subDepth)}
 	case "BASH_COMMAND":
@@ -230,6 +235,8 @@ func (r *Interp) specialAssign(name, value string) {
 		r.rand = uint32(n)
 	case "SECONDS":
 		r.secondsAt = r.now()
+	case "BASH_ARGV0":
+		r.arg0 = value // assigning BASH_ARGV0 sets $0
 	}
 }
 
@@ -503,7 +510,7 @@ func (r *Interp) unsetVar(name string) bool {
 		sc.vars[rname] = &Var{}
 		return true
 	}
-	if rname == "RANDOM" || rname == "SECONDS" {
+	if rname == "RANDOM" || rname == "SECONDS" || rname == "BASH_ARGV0" {
 		// Unset dynamic variables lose their special meaning.
 		sc.vars[rname] = &Var{Attr: AttrTrace}
 		delete(sc.vars, rname)

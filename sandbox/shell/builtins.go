@@ -160,6 +160,7 @@ func builtinPrintf(r *Interp, args []string) int {
 		Now: r.now, Start: r.started, Location: loc,
 		UTF8:      strings.Contains(strings.ToLower(lang), "utf"),
 		MaxOutput: r.sh.cfg.Limits.MaxStringBytes,
+		Assign:    func(name, value string) { r.assignChecked(name, value) },
 	}
 	out, errs, status, varName := opts.Command(args[1:])
 	for _, e := range errs {
@@ -587,7 +588,9 @@ func builtinExec(r *Interp, args []string) int {
 // execRedirsPersist is called for `exec` with redirections only: they
 // apply to the shell itself.
 func (r *Interp) execRedirsPersist(redirs []*syntax.Redirect) {
-	if !r.redirect(redirs) {
+	ok := r.redirect(redirs)
+	r.checkCoprocFds()
+	if !ok {
 		r.status = 1
 		return
 	}
@@ -650,7 +653,7 @@ func (r *Interp) describe(name, mode string, all bool) bool {
 			r.writeOut("type", text+"\n")
 		}
 	}
-	if a, ok := r.aliases[name]; ok && mode != "P" {
+	if a, ok := r.aliases[name]; ok && mode != "P" && r.opts.expandAliases {
 		say("alias", map[bool]string{true: "alias " + name + "=" + shellQuote(a), false: name + " is aliased to `" + a + "'"}[mode == "v"])
 		if !all {
 			return true

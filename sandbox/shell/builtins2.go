@@ -339,6 +339,7 @@ func builtinTrap(r *Interp, args []string) int {
 			r.traps[name] = action
 		}
 	}
+	r.syncTraps()
 	return status
 }
 
@@ -405,9 +406,7 @@ func builtinKill(r *Interp, args []string) int {
 	status := 0
 	for _, a := range args {
 		if j := r.findJob(a); j != nil {
-			if sig != 0 {
-				j.cancel(signalError{sig})
-			}
+			r.signalJob(j, sig)
 			continue
 		}
 		pid, err := strconv.Atoi(a)
@@ -420,9 +419,17 @@ func builtinKill(r *Interp, args []string) int {
 			status = 1
 			continue
 		}
+		if j := r.jobs.disowned(pid); j != nil {
+			r.signalJob(j, sig)
+			continue
+		}
 		if pid == r.pid || pid == r.bashpid {
 			if sig != 0 {
-				r.pending.add(sig)
+				if pid == r.bashpid {
+					r.pending.add(sig)
+				} else {
+					r.sh.top.add(sig) // $$ from a subshell: the main shell
+				}
 			}
 			continue
 		}
@@ -470,22 +477,31 @@ func builtinWait(r *Interp, args []string) int {
 			go func(j *job) { <-j.done; done <- j }(j)
 		}
 		var j *job
-		select {
-		case j = <-done:
-		case <-r.ctx.Done():
-			panic(&exitError{status: 124, fatal: true})
+		for j == nil {
+			select {
+			case j = <-done:
+			case <-r.pending.wake:
+				if sig, ok := r.pending.interrupting(); ok {
+					return 128 + sig
+				}
+			case <-r.ctx.Done():
+				panic(&exitError{status: 124, fatal: true})
+			}
 		}
 		if varName != "" {
 			r.assignQuiet(varName, strconv.Itoa(j.pid))
 		}
-		return r.waitJob(j)
+		status, _ := r.waitJob(j)
+		return status
 	}
 	if len(args) == 0 {
 		for _, j := range r.jobs.all() {
 			if j.inherited {
 				continue
 			}
-			r.waitJob(j)
+			if status, interrupted := r.waitJob(j); interrupted {
+				return status
+			}
 			r.tick()
 		}
 		return 0
@@ -511,24 +527,60 @@ func builtinWait(r *Interp, args []string) int {
 			status = 127
 			continue
 		}
-		status = r.waitJob(j)
+		var interrupted bool
+		if status, interrupted = r.waitJob(j); interrupted {
+			return status
+		}
 	}
 	return status
 }
 
 func builtinJobs(r *Interp, args []string) int {
-	pidsOnly, long := false, false
-	for _, a := range args[1:] {
-		switch a {
-		case "-p":
-			pidsOnly = true
-		case "-l":
-			long = true
+	pidsOnly, long, running, stopped := false, false, false, false
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'p':
+				pidsOnly = true
+			case 'l':
+				long = true
+			case 'r':
+				running = true
+			case 's':
+				stopped = true
+			case 'n':
+			case 'x':
+				return r.jobsExec(args[1:])
+			default:
+				r.builtinErr("jobs", "-%c: invalid option", c)
+				r.writeErr("jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]\n")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	all := r.jobs.all()
+	jobs := all
+	status := 0
+	if len(args) > 0 {
+		jobs = nil
+		for _, a := range args {
+			j := r.findJob(a)
+			if j == nil {
+				r.builtinErr("jobs", "%s: no such job", a)
+				status = 1
+				continue
+			}
+			jobs = append(jobs, j)
 		}
 	}
 	var sb strings.Builder
-	jobs := r.jobs.all()
-	for i, j := range jobs {
+	for _, j := range jobs {
 		state := "Running"
 		select {
 		case <-j.done:
@@ -538,10 +590,13 @@ func builtinJobs(r *Interp, args []string) int {
 			}
 		default:
 		}
+		if stopped || running && state != "Running" {
+			continue // jobs never stop in the sandbox
+		}
 		mark := " "
-		if i == len(jobs)-1 {
+		if len(all) > 0 && j == all[len(all)-1] {
 			mark = "+"
-		} else if i == len(jobs)-2 {
+		} else if len(all) > 1 && j == all[len(all)-2] {
 			mark = "-"
 		}
 		switch {
@@ -553,25 +608,97 @@ func builtinJobs(r *Interp, args []string) int {
 			fmt.Fprintf(&sb, "[%d]%s  %-24s%s &\n", j.id, mark, state, j.cmd)
 		}
 	}
-	return r.writeOut("jobs", sb.String())
+	if st := r.writeOut("jobs", sb.String()); st != 0 {
+		return st
+	}
+	return status
 }
 
-func builtinDisown(r *Interp, args []string) int {
-	if len(args) < 2 || args[1] == "-a" || args[1] == "-h" || args[1] == "-r" {
-		for _, j := range r.jobs.all() {
-			r.jobs.remove(j)
-		}
-		return 0
+// jobsExec runs `jobs -x command args`: each job spec among args becomes
+// the job's process id, then command runs.
+func (r *Interp) jobsExec(args []string) int {
+	if len(args) == 0 {
+		r.builtinErr("jobs", "-x: option requires an argument")
+		return 2
 	}
+	argv := make([]string, len(args))
+	for i, a := range args {
+		argv[i] = a
+		if strings.HasPrefix(a, "%") {
+			j := r.findJob(a)
+			if j == nil {
+				r.builtinErr("jobs", "%s: no such job", a)
+				return 1
+			}
+			argv[i] = strconv.Itoa(j.pid)
+		}
+	}
+	r.run(argv)
+	return r.status
+}
+
+// builtinDisown removes jobs from the table (they run on, and kill still
+// reaches them by pid) or, with -h, only marks them.
+func builtinDisown(r *Interp, args []string) int {
+	all, runningOnly, markOnly := false, false, false
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'a':
+				all = true
+			case 'r':
+				runningOnly = true
+			case 'h':
+				markOnly = true
+			default:
+				r.builtinErr("disown", "-%c: invalid option", c)
+				r.writeErr("disown: usage: disown [-h] [-ar] [jobspec ... | pid ...]\n")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	var jobs []*job
 	status := 0
-	for _, a := range args[1:] {
-		j := r.findJob(a)
-		if j == nil {
-			r.builtinErr("disown", "%s: no such job", a)
-			status = 1
+	switch {
+	case len(args) > 0:
+		for _, a := range args {
+			j := r.findJob(a)
+			if j == nil {
+				r.builtinErr("disown", "%s: no such job", a)
+				status = 1
+				continue
+			}
+			jobs = append(jobs, j)
+		}
+	case all || runningOnly:
+		jobs = r.jobs.all()
+	default:
+		cur := r.findJob("%+")
+		if cur == nil {
+			r.builtinErr("disown", "current: no such job")
+			return 1
+		}
+		jobs = []*job{cur}
+	}
+	for _, j := range jobs {
+		if runningOnly {
+			select {
+			case <-j.done:
+				continue
+			default:
+			}
+		}
+		if markOnly {
+			j.nohup = true
 			continue
 		}
-		r.jobs.remove(j)
+		r.jobs.disown(j)
 	}
 	return status
 }

@@ -223,15 +223,18 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			hasSub, sub, n = true, n[i+1:len(n)-1], n[:i]
 		}
 		name = n
-		// declare 'a=(1 2)' as a word is still a compound assignment.
-		if hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0) {
-			if f, err := syntax.NewParser().Parse(strings.NewReader("x="+value), ""); err == nil && len(f.Stmts) == 1 {
-				if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
-					saved := r.source
-					r.source = &sourceFile{name: r.sourceName(), text: "x=" + value}
-					defer func() { r.source = saved }()
-					arr = ce.Assigns[0].Array
-				}
+	}
+	// declare 'a=(1 2)' as a word, or declare -a a='(1 2)', is still a
+	// compound assignment.
+	arrFromString := false
+	if arr == nil && hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0) {
+		if f, err := syntax.NewParser().Parse(strings.NewReader("x="+value), ""); err == nil && len(f.Stmts) == 1 {
+			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
+				saved := r.source
+				r.source = &sourceFile{name: r.sourceName(), text: "x=" + value}
+				defer func() { r.source = saved }()
+				arr = ce.Assigns[0].Array
+				arrFromString = true
 			}
 		}
 	}
@@ -262,6 +265,12 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if local {
 		sc = r.vars.top()
 		v = sc.vars[target]
+		if g := r.vars.global().vars[target]; v == nil && g != nil && g.Attr&AttrReadonly != 0 && sc != r.vars.global() {
+			// bash refuses a local that would shadow a global readonly
+			// (a readonly local of a calling function may be shadowed).
+			r.builtinErr(cmd, "%s: readonly variable", target)
+			return false
+		}
 		if v == nil {
 			v = &Var{}
 			// local inherits nothing, but a local of an exported name
@@ -281,8 +290,9 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	}
 	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0) {
 		// declare names itself; export and readonly assign as bash's
-		// variable code does, which does not.
-		if cmd == "export" || cmd == "readonly" {
+		// variable code does, which does not (but names itself for a
+		// compound value made from a string, readonly -a x='(1)').
+		if (cmd == "export" || cmd == "readonly") && !arrFromString {
 			r.errorf("%s: readonly variable", target)
 		} else {
 			r.builtinErr(cmd, "%s: readonly variable", target)

@@ -333,14 +333,18 @@ func (r *Interp) selectLoop(name string, items []string, body []*syntax.Stmt) {
 	if len(items) == 0 {
 		return
 	}
+	// The menu shows at the start and again after an empty reply.
+	menu := true
 	for {
 		r.tick()
-		var sb strings.Builder
-		width := len(strconv.Itoa(len(items)))
-		for i, it := range items {
-			fmt.Fprintf(&sb, "%*d) %s\n", width, i+1, it)
+		if menu {
+			var sb strings.Builder
+			width := len(strconv.Itoa(len(items)))
+			for i, it := range items {
+				fmt.Fprintf(&sb, "%*d) %s\n", width, i+1, it)
+			}
+			r.writeErr(sb.String())
 		}
-		r.writeErr(sb.String())
 		ps3, ok := r.getScalar("PS3")
 		if !ok {
 			ps3 = "#? "
@@ -348,13 +352,14 @@ func (r *Interp) selectLoop(name string, items []string, body []*syntax.Stmt) {
 		r.writeErr(ps3)
 		line, ok := r.readLine(0)
 		if !ok {
-			r.writeErr("\n")
+			r.writeOut("select", "\n") // bash ends the prompt on stdout
 			r.status = 1
 			return
 		}
 		r.assignQuiet("REPLY", line)
 		line = strings.TrimSpace(line)
-		if line == "" {
+		menu = line == ""
+		if menu {
 			continue
 		}
 		val := ""
@@ -540,7 +545,7 @@ func (r *Interp) timeClause(c *syntax.TimeClause) {
 func (r *Interp) background(st *syntax.Stmt) {
 	cp := *st
 	cp.Background, cp.Coprocess = false, false
-	r.startJob(&cp, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r.curText(st)), "&")))
+	r.startJob(&cp, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r.curText(st)), "&")), false)
 }
 
 // curText is the source text of a node, for jobs and $BASH_COMMAND.

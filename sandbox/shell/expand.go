@@ -40,6 +40,49 @@ func (x *xbuf) add(s string, quoted, split bool) {
 
 func (x *xbuf) mark(kind uint8) { x.marks = append(x.marks, xmark{len(x.b), kind}) }
 
+// appendBuf appends y, with its quoting and marks, to x.
+func (x *xbuf) appendBuf(y *xbuf) {
+	off := len(x.b)
+	x.b = append(x.b, y.b...)
+	x.quote = append(x.quote, y.quote...)
+	x.split = append(x.split, y.split...)
+	for _, m := range y.marks {
+		x.marks = append(x.marks, xmark{off + m.pos, m.kind})
+	}
+}
+
+// joinBreaks turns the field breaks between "$@" elements into quoted
+// spaces, for the places that make one string and split no fields
+// (assignments, here-strings, patterns, case words): bash joins "$@"
+// with a space there, whatever IFS holds.
+func (x *xbuf) joinBreaks() {
+	n := 0
+	for _, m := range x.marks {
+		if m.kind == markBreak {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	b := make([]byte, 0, len(x.b)+n)
+	quote := make([]bool, 0, len(x.b)+n)
+	split := make([]bool, 0, len(x.b)+n)
+	pos := 0
+	for _, m := range x.marks {
+		if m.kind != markBreak {
+			continue
+		}
+		b, quote, split = append(b, x.b[pos:m.pos]...), append(quote, x.quote[pos:m.pos]...), append(split, x.split[pos:m.pos]...)
+		b, quote, split = append(b, ' '), append(quote, true), append(split, false)
+		pos = m.pos
+	}
+	x.b = append(b, x.b[pos:]...)
+	x.quote = append(quote, x.quote[pos:]...)
+	x.split = append(split, x.split[pos:]...)
+	x.marks = nil
+}
+
 // field is one expanded field with the quoted flag of each byte.
 type field struct {
 	b     []byte
@@ -89,6 +132,7 @@ func (r *Interp) fields(w *syntax.Word, split bool) []field {
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, true)
 	if !split {
+		x.joinBreaks()
 		return []field{{b: x.b, quote: x.quote}}
 	}
 	return r.splitFields(&x)
@@ -229,6 +273,7 @@ func (r *Interp) expandString(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, false)
+	x.joinBreaks()
 	return string(x.b)
 }
 
@@ -243,6 +288,7 @@ func (r *Interp) expandAssignValue(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandPartsMode(&x, w.Parts, false, false, true)
+	x.joinBreaks()
 	return string(x.b)
 }
 
@@ -254,6 +300,7 @@ func (r *Interp) expandPattern(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, true) // with tilde expansion
+	x.joinBreaks()
 	return escapePattern(field{b: x.b, quote: x.quote})
 }
 
@@ -269,6 +316,7 @@ func (r *Interp) expandHeredoc(w *syntax.Word) string {
 		}
 		r.expandParts(&x, []syntax.WordPart{p}, true, false)
 	}
+	x.joinBreaks()
 	return string(x.b)
 }
 

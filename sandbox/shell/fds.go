@@ -174,6 +174,17 @@ func (t *fdTable) closeAll() {
 	}
 }
 
+// highestFree returns the highest fd <= from that is not open, or the
+// lowest above from when all below are.
+func (t *fdTable) highestFree(from int) int {
+	for fd := from; fd >= 10; fd-- {
+		if _, ok := t.m[fd]; !ok {
+			return fd
+		}
+	}
+	return t.lowestFree(from)
+}
+
 // lowestFree returns the lowest fd >= from that is not open.
 func (t *fdTable) lowestFree(from int) int {
 	for fd := from; ; fd++ {

@@ -120,6 +120,8 @@ type shared struct {
 	// its subshells, for the Run's end to wait for.
 	psMu      sync.Mutex
 	psRunning []chan struct{}
+	// top is the main shell's signals, for kill $$ in a subshell.
+	top *pendingSignals
 }
 
 // Interp is one bash shell: its variables, functions, options and file
@@ -181,6 +183,8 @@ type Interp struct {
 	brokenPipe             bool // a write found its pipe's reader gone (SIGPIPE)
 	procSubsts             []procSub
 	lastProcSubst          *job // the last process substitution, for wait $!
+	coprocs                []*coprocess
+	reaped                 []*coprocess // recently reaped, see reapCoproc
 	secondsAt              time.Time
 	sourceDepth            int
 	umask                  uint32
@@ -206,12 +210,26 @@ type frame struct {
 type pendingSignals struct {
 	mu   sync.Mutex
 	sigs []int
+	// trapped holds the signals the shell has a trap for (command or ""
+	// to ignore), so that kill from another shell can tell whether a
+	// signal is caught, ignored or fatal without reading the trap table.
+	trapped map[int]string
+	// wake has a value when a signal was added, for a wait to notice.
+	wake chan struct{}
+}
+
+func newPendingSignals() *pendingSignals {
+	return &pendingSignals{wake: make(chan struct{}, 1)}
 }
 
 func (p *pendingSignals) add(sig int) {
 	p.mu.Lock()
 	p.sigs = append(p.sigs, sig)
 	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
 }
 
 func (p *pendingSignals) take() []int {
@@ -220,6 +238,40 @@ func (p *pendingSignals) take() []int {
 	s := p.sigs
 	p.sigs = nil
 	return s
+}
+
+// trap reports the shell's trap for sig, if it has one.
+func (p *pendingSignals) trap(sig int) (cmd string, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cmd, ok = p.trapped[sig]
+	return cmd, ok
+}
+
+// interrupting returns a pending signal that a trap catches (other than
+// SIGCHLD), which ends a wait early as in bash.
+func (p *pendingSignals) interrupting() (int, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, sig := range p.sigs {
+		if cmd := p.trapped[sig]; cmd != "" && sig != sigCHLD {
+			return sig, true
+		}
+	}
+	return 0, false
+}
+
+// syncTraps publishes which signals r traps, for kill in other shells.
+func (r *Interp) syncTraps() {
+	m := map[int]string{}
+	for name, cmd := range r.traps {
+		if _, n, ok := parseSignal(name, true); ok && n > 0 {
+			m[n] = cmd
+		}
+	}
+	r.pending.mu.Lock()
+	r.pending.trapped = m
+	r.pending.mu.Unlock()
 }
 
 // New makes a shell.
@@ -260,10 +312,11 @@ func New(cfg Config) (*Interp, error) {
 		jobs:    &jobTable{},
 		started: cfg.Now(),
 		hashes:  map[string]string{},
-		pending: &pendingSignals{},
+		pending: newPendingSignals(),
 		rand:    uint32(cfg.Seed),
 		umask:   0o022,
 	}
+	sh.top = r.pending
 	r.pid = cfg.Pid
 	if r.pid == 0 {
 		r.pid = sh.pidFn()
@@ -463,7 +516,8 @@ func (r *Interp) subshell() *Interp {
 	c.subDepth = r.subDepth + 1
 	c.isSubshell = true
 	c.slotFree = true
-	c.pending = &pendingSignals{}
+	c.pending = newPendingSignals()
+	c.syncTraps()
 	c.shownTraps = nil
 	c.arith = arithStack{}
 	c.exiting, c.returning, c.exited = false, false, false

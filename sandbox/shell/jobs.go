@@ -326,6 +326,12 @@ type job struct {
 	// inherited jobs are a parent shell's, which a subshell lists (jobs,
 	// jobs -p) but cannot wait for.
 	inherited bool
+	// pending is the job's shell's signals: kill hands a trapped signal
+	// to its trap instead of ending the job.
+	pending *pendingSignals
+	// nohup marks a job `disown -h` kept: the shell would not pass it a
+	// SIGHUP.
+	nohup bool
 }
 
 // jobTable is a shell's background jobs.
@@ -333,6 +339,8 @@ type jobTable struct {
 	mu   sync.Mutex
 	list []*job
 	next int
+	// gone holds disowned jobs that still run: kill reaches them by pid.
+	gone []*job
 }
 
 // inherit returns a subshell's table: the parent's jobs, inherited.
@@ -370,6 +378,39 @@ func (t *jobTable) remove(j *job) {
 	}
 }
 
+// disown moves j out of the table; it runs on.
+func (t *jobTable) disown(j *job) {
+	t.remove(j)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.gone = slices.DeleteFunc(t.gone, func(g *job) bool {
+		select {
+		case <-g.done:
+			return true
+		default:
+			return false
+		}
+	})
+	t.gone = append(t.gone, j)
+}
+
+// disowned returns the disowned job with process id pid, if it runs.
+func (t *jobTable) disowned(pid int) *job {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, j := range t.gone {
+		if j.pid == pid {
+			select {
+			case <-j.done:
+				return nil
+			default:
+				return j
+			}
+		}
+	}
+	return nil
+}
+
 func (t *jobTable) all() []*job {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -381,8 +422,9 @@ type signalError struct{ sig int }
 
 func (s signalError) Error() string { return "killed by signal " + strconv.Itoa(s.sig) }
 
-// startJob runs st in the background.
-func (r *Interp) startJob(st *syntax.Stmt, text string) *job {
+// startJob runs st in the background. A job's stdin is /dev/null unless
+// redirected; a coprocess (keepStdin) keeps the pipe it was given.
+func (r *Interp) startJob(st *syntax.Stmt, text string, keepStdin bool) *job {
 	release, err := r.sh.cfg.Host.Fork(r.ctx)
 	if err != nil {
 		r.forkFailed(err)
@@ -391,9 +433,9 @@ func (r *Interp) startJob(st *syntax.Stmt, text string) *job {
 	ctx, cancel := context.WithCancelCause(r.ctx)
 	sub := r.subshell()
 	sub.ctx = ctx
-	j := &job{pid: sub.bashpid, cmd: text, done: make(chan struct{}), cancel: cancel}
+	j := &job{pid: sub.bashpid, cmd: text, done: make(chan struct{}), cancel: cancel, pending: sub.pending}
 	// A background job's stdin is /dev/null unless redirected.
-	if !r.opts.monitor {
+	if !r.opts.monitor && !keepStdin {
 		if f, err := r.fs().Open(vfs.RootIno, "/dev/null", vfs.ORead, 0); err == nil {
 			sub.fds.set(0, newVfsFd(f))
 		}
@@ -401,12 +443,25 @@ func (r *Interp) startJob(st *syntax.Stmt, text string) *job {
 	r.jobs.add(j)
 	r.lastBg = j.pid
 	pending := r.pending
+	// `( list ) &` is one process in bash: its traps and $BASHPID are the
+	// job's, so kill %1 reaches a trap the list sets.
+	var list []*syntax.Stmt
+	if c, ok := st.Cmd.(*syntax.Subshell); ok && len(st.Redirs) == 0 && !st.Negated {
+		list = c.Stmts
+		sub.showParentTraps(r)
+	}
 	go func() {
 		defer close(j.done)
 		// The shell gets SIGCHLD when the job ends (for a CHLD trap).
 		defer pending.add(sigCHLD)
 		defer release()
-		sub.runGuarded(func() { sub.stmtSync(st) })
+		sub.runGuarded(func() {
+			if list != nil {
+				sub.stmts(list)
+				return
+			}
+			sub.stmtSync(st)
+		})
 		sub.runExitTrap()
 		j.status = sub.status
 		if cause := context.Cause(ctx); cause != nil {
@@ -421,6 +476,68 @@ func (r *Interp) startJob(st *syntax.Stmt, text string) *job {
 	return j
 }
 
+// coprocess is a running coproc as its shell sees it: the two fds the
+// shell holds and the descriptions they had, to notice when a script
+// closes or moves one (bash then sets the element to -1).
+type coprocess struct {
+	name string
+	job  *job
+	fd   [2]int
+	d    [2]*fdFile
+}
+
+// checkCoprocFds marks the coprocess fds an exec closed or moved as -1.
+func (r *Interp) checkCoprocFds() {
+	for _, cp := range r.coprocs {
+		for i := range 2 {
+			if cp.fd[i] >= 0 && r.fds.get(cp.fd[i]) != cp.d[i] {
+				cp.fd[i] = -1
+				r.setCoprocElem(cp, i)
+			}
+		}
+	}
+}
+
+func (r *Interp) setCoprocElem(cp *coprocess, i int) {
+	if v := r.vars.global().vars[cp.name]; v != nil && v.Index != nil {
+		v.Index.Set(int64(i), strconv.Itoa(cp.fd[i]))
+	}
+}
+
+// reapCoproc is what bash does when it reaps a coprocess (wait, or a new
+// coproc): close the fds the shell still holds for it and unset NAME and
+// NAME_PID.
+func (r *Interp) reapCoproc(j *job) {
+	for k, cp := range r.coprocs {
+		if cp.job != j {
+			continue
+		}
+		r.closeCoprocFds(cp)
+		// A wait with redirections reaps inside a copy of the fd table:
+		// the tables outside close the fds when they are restored.
+		r.reaped = append(r.reaped, cp)
+		if len(r.reaped) > 8 {
+			r.reaped = r.reaped[1:]
+		}
+		if v := r.vars.global().vars[cp.name]; v != nil && v.Index != nil {
+			delete(r.vars.global().vars, cp.name)
+		}
+		delete(r.vars.global().vars, cp.name+"_PID")
+		r.coprocs = append(r.coprocs[:k], r.coprocs[k+1:]...)
+		return
+	}
+}
+
+// closeCoprocFds closes the fds of a reaped coprocess that the current
+// table still holds.
+func (r *Interp) closeCoprocFds(cp *coprocess) {
+	for i := range 2 {
+		if cp.fd[i] >= 0 && r.fds.get(cp.fd[i]) == cp.d[i] {
+			r.fds.close(cp.fd[i])
+		}
+	}
+}
+
 // coproc runs `coproc [NAME] cmd`: NAME[0] reads its output, NAME[1]
 // writes its input, NAME_PID is its pid.
 func (r *Interp) coproc(c *syntax.CoprocClause) {
@@ -428,11 +545,21 @@ func (r *Interp) coproc(c *syntax.CoprocClause) {
 	if c.Name != nil {
 		name = r.expandString(c.Name)
 	}
+	// Coprocesses that have ended are reaped first, freeing their fds.
+	for _, cp := range append([]*coprocess(nil), r.coprocs...) {
+		select {
+		case <-cp.job.done:
+			r.jobs.remove(cp.job)
+			r.reapCoproc(cp.job)
+		default:
+		}
+	}
 	outR, outW := r.fs().Pipe()
 	inR, inW := r.fs().Pipe()
-	rfd, wfd := r.fds.lowestFree(60), 0
+	// bash moves the ends high: the read end to 63, the write end to 60.
+	rfd := r.fds.highestFree(63)
 	r.fds.set(rfd, newVfsFd(outR))
-	wfd = r.fds.lowestFree(rfd + 1)
+	wfd := r.fds.highestFree(60)
 	r.fds.set(wfd, newVfsFd(inW))
 	saved := r.fds
 	r.fds = saved.clone()
@@ -440,7 +567,7 @@ func (r *Interp) coproc(c *syntax.CoprocClause) {
 	r.fds.set(1, newVfsFd(outW))
 	r.fds.close(rfd)
 	r.fds.close(wfd)
-	j := r.startJob(c.Stmt, r.curText(c))
+	j := r.startJob(c.Stmt, r.curText(c), true)
 	tbl := r.fds
 	r.fds = saved
 	tbl.closeAll()
@@ -450,19 +577,47 @@ func (r *Interp) coproc(c *syntax.CoprocClause) {
 	r.vars.global().vars[name] = &Var{Attr: AttrIndexed, Set: true, Index: a}
 	if j != nil {
 		r.assignQuiet(name+"_PID", strconv.Itoa(j.pid))
+		r.coprocs = append(r.coprocs, &coprocess{name: name, job: j, fd: [2]int{rfd, wfd}, d: [2]*fdFile{r.fds.get(rfd), r.fds.get(wfd)}})
 	}
 	r.status = 0
 }
 
-// waitJob waits for j and returns its status.
-func (r *Interp) waitJob(j *job) int {
-	select {
-	case <-j.done:
-	case <-r.ctx.Done():
-		panic(&exitError{status: 124, fatal: true})
+// waitJob waits for j and returns its status. A signal this shell traps
+// ends the wait early with 128+signal (interrupted), as in bash; the trap
+// runs next.
+func (r *Interp) waitJob(j *job) (status int, interrupted bool) {
+	for {
+		select {
+		case <-j.done:
+			r.jobs.remove(j)
+			r.reapCoproc(j)
+			return j.status, false
+		case <-r.pending.wake:
+			if sig, ok := r.pending.interrupting(); ok {
+				return 128 + sig, true
+			}
+		case <-r.ctx.Done():
+			panic(&exitError{status: 124, fatal: true})
+		}
 	}
-	r.jobs.remove(j)
-	return j.status
+}
+
+// signalJob sends sig to job j: a signal the job's shell traps goes to
+// the trap (or nowhere, if ignored); any other ends the job. Signal 0
+// only checks that the job exists.
+func (r *Interp) signalJob(j *job, sig int) {
+	if sig == 0 {
+		return
+	}
+	if j.pending != nil && sig != sigKILL && sig != sigSTOP {
+		if cmd, ok := j.pending.trap(sig); ok {
+			if cmd != "" {
+				j.pending.add(sig)
+			}
+			return
+		}
+	}
+	j.cancel(signalError{sig})
 }
 
 // findJob resolves a job spec (%1, %%, %+, %-, %name, or a pid).

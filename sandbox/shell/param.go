@@ -19,6 +19,12 @@ type paramValue struct {
 	set   bool     // the parameter is set (for a list: has elements)
 	name  string   // the variable name, when it is one (for assignment and messages)
 	index string   // the subscript text, when one was given
+	// raw is the expansion of an operator's word (${x:-word}) with its
+	// quoting and "$@" breaks, used as is when the value is emitted.
+	raw *xbuf
+	// quoted marks a list that came from a quoted "$@" in an operator's
+	// word: its elements are fields as they are, unquoted or not.
+	quoted bool
 }
 
 func (p *paramValue) str() string {
@@ -39,6 +45,13 @@ func (r *Interp) expandParam(x *xbuf, pe *syntax.ParamExp, quoted bool) {
 
 // emitParam appends a parameter's value(s) to x.
 func (r *Interp) emitParam(x *xbuf, pv paramValue, quoted bool) {
+	if pv.raw != nil {
+		x.appendBuf(pv.raw)
+		return
+	}
+	if pv.quoted {
+		quoted = true
+	}
 	if !pv.list {
 		x.add(pv.str(), quoted, !quoted)
 		if quoted && pv.str() == "" {
@@ -431,17 +444,28 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 		if q, ok := w.Parts[0].(*syntax.DblQuoted); ok && isQuotedAtOnly(q) {
 			pv := r.paramResolve(q.Parts[0].(*syntax.ParamExp))
 			pv.set = true
+			pv.quoted = true
 			return pv
 		}
 	}
 	if r.paramInDQ {
 		w = dqOperand(w)
 	}
-	return paramValue{vals: []string{r.expandString(w)}, set: true}
+	raw := &xbuf{}
+	r.expandParts(raw, w.Parts, r.paramInDQ, false)
+	for i, q := range raw.quote {
+		if !q {
+			raw.split[i] = true // unquoted text of the word splits, literals too
+		}
+	}
+	joined := *raw
+	joined.joinBreaks()
+	return paramValue{vals: []string{string(joined.b)}, set: true, raw: raw}
 }
 
 func mapVals(pv paramValue, f func(string) string) paramValue {
 	out := pv
+	out.raw = nil
 	out.vals = make([]string, len(pv.vals))
 	for i, v := range pv.vals {
 		out.vals[i] = f(v)
@@ -517,6 +541,7 @@ func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
 			end = min(start+length, n)
 		}
 		out := pv
+		out.raw = nil
 		out.vals = append([]string(nil), vals[start:end]...)
 		return out
 	}
@@ -574,6 +599,7 @@ func (r *Interp) removeAffix(s, pat string, op syntax.ParExpOperator) string {
 func (r *Interp) expandReplacement(w *syntax.Word) string {
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, false)
+	x.joinBreaks()
 	if !r.opts.patsubReplacement {
 		return string(x.b)
 	}
@@ -721,6 +747,7 @@ func (r *Interp) transform(pe *syntax.ParamExp, pv paramValue, op string) paramV
 		}
 		if pv.list {
 			out := pv
+			out.raw = nil
 			out.vals = make([]string, len(pv.vals))
 			for i := range out.vals {
 				out.vals[i] = flags

@@ -33,6 +33,9 @@ func (r *Interp) withRedirs(redirs []*syntax.Redirect, f func()) {
 		tbl := r.fds
 		r.fds = saved
 		tbl.closeAll()
+		for _, cp := range r.reaped {
+			r.closeCoprocFds(cp)
+		}
 	}()
 	if !r.redirect(redirs) {
 		r.status = 1
@@ -76,6 +79,10 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 	if varName != "" && rd.Op != syntax.DplIn && rd.Op != syntax.DplOut || varName != "" && r.redirWordIsClose(rd) {
 		if r.redirWordIsClose(rd) {
 			s, _ := r.getScalar(varName)
+			if i := strings.IndexByte(varName, '['); i > 0 && strings.HasSuffix(varName, "]") {
+				pv := r.lookupParam(varName[:i], varName[i+1:len(varName)-1], true, nil)
+				s = pv.str()
+			}
 			n, err := strconv.Atoi(s)
 			if err != nil {
 				r.errorf("%s: Bad file descriptor", s)
@@ -104,7 +111,7 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 				hdoc = stripTabs(hdoc)
 			}
 			if quotedHeredoc(rd.Word) {
-				body = literalWord(hdoc)
+				body = r.literalHeredoc(rd.Hdoc, hdoc, rd.Op == syntax.DashHdoc)
 			} else {
 				body = r.expandHeredoc(hdoc)
 			}
@@ -316,6 +323,31 @@ func quotedHeredoc(w *syntax.Word) bool {
 		}
 	}
 	return false
+}
+
+// literalHeredoc is the body of a here-document whose delimiter is
+// quoted: its text as written. The parser splits such a body into
+// expansions when only part of the delimiter is quoted (E"O"F), so the
+// text comes from the source then; stripped is raw with <<- tabs removed.
+func (r *Interp) literalHeredoc(raw, stripped *syntax.Word, dash bool) string {
+	for _, p := range raw.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			if text := r.curText(raw); text != "" {
+				// The parser's end may run into the delimiter line.
+				text = text[:strings.LastIndexByte(text, '\n')+1]
+				if dash {
+					lines := strings.SplitAfter(text, "\n")
+					for i, l := range lines {
+						lines[i] = strings.TrimLeft(l, "\t")
+					}
+					text = strings.Join(lines, "")
+				}
+				return text
+			}
+			break
+		}
+	}
+	return literalWord(stripped)
 }
 
 // literalWord is the text of a word made only of literals.

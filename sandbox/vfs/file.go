@@ -37,6 +37,7 @@ type File struct {
 	off   int64
 	// closed is set once by Close.
 	closed atomic.Bool
+	hf     HostFile // regular files in a mount (mount.go)
 }
 
 // Open resolves path like Lookup (following the final symlink unless
@@ -61,6 +62,9 @@ func (f *FS) open(base Ino, path string, flags OpenFlag, perm fs.FileMode) (*Fil
 	w, e := f.walk(base, path, follow)
 	if e != 0 {
 		return nil, e
+	}
+	if w.inMount() {
+		return f.hostOpen(w, flags, perm)
 	}
 	n := w.node
 	created := false
@@ -133,9 +137,16 @@ func (f *FS) OpenIno(ino Ino, flags OpenFlag) (*File, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	name := "#" + itoa(uint64(ino))
-	n, ok := f.inodes[ino]
+	n, ok := f.inode(ino)
 	if !ok {
 		return nil, pathErr("open", name, ENOENT)
+	}
+	if n.host != nil {
+		h, e := f.hostOpenNode(n, flags)
+		if e != 0 {
+			return nil, pathErr("open", name, e)
+		}
+		return h, nil
 	}
 	if n.typ == TypeSymlink {
 		return nil, pathErr("open", name, ELOOP)
@@ -224,6 +235,9 @@ func (h *File) readDevice(p []byte) (int, error) {
 
 // readAt reads a regular file under the FS read lock.
 func (h *File) readAt(p []byte, off int64) (int, error) {
+	if h.hf != nil {
+		return h.hostReadAt(p, off)
+	}
 	f := h.fs
 	f.mu.RLock()
 	m := h.node.readData(p, off)
@@ -280,6 +294,9 @@ func (h *File) WriteContext(ctx context.Context, p []byte) (int, error) {
 	n := h.node
 	switch n.typ {
 	case TypeRegular:
+		if h.hf != nil {
+			return h.hostWrite(p, flags)
+		}
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		f := h.fs
@@ -354,6 +371,9 @@ func (h *File) WriteAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, EINVAL
 	}
+	if h.hf != nil {
+		return h.hostWriteAt(p, off)
+	}
 	f := h.fs
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -382,6 +402,14 @@ func (h *File) Seek(offset int64, whence int) (int64, error) {
 	case io.SeekCurrent:
 		base = h.off
 	case io.SeekEnd:
+		if h.hf != nil {
+			st, err := h.hf.Stat()
+			if err != nil {
+				return 0, hostErrno(err)
+			}
+			base = st.Size
+			break
+		}
 		h.fs.mu.RLock()
 		base = n.size
 		h.fs.mu.RUnlock()
@@ -412,6 +440,12 @@ func (h *File) Truncate(size int64) error {
 	f := h.fs
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if h.hf != nil {
+		if e := f.hostTruncate(h.node, h.hf, size); e != 0 {
+			return e
+		}
+		return nil
+	}
 	if e := f.truncate(h.node, size); e != 0 {
 		return e
 	}
@@ -422,6 +456,9 @@ func (h *File) Truncate(size int64) error {
 func (h *File) Stat() (Stat, error) {
 	if h.closed.Load() {
 		return Stat{}, EBADF
+	}
+	if h.node.host != nil {
+		return h.hostFileStat()
 	}
 	h.fs.mu.RLock()
 	defer h.fs.mu.RUnlock()
@@ -435,6 +472,12 @@ func (h *File) Chmod(mode fs.FileMode) error {
 	}
 	h.fs.mu.Lock()
 	defer h.fs.mu.Unlock()
+	if h.node.host != nil {
+		if e := h.fs.hostChmod(h.node, mode); e != 0 {
+			return e
+		}
+		return nil
+	}
 	h.fs.chmod(h.node, mode)
 	return nil
 }
@@ -447,6 +490,12 @@ func (h *File) SetTimes(atime, mtime *time.Time) error {
 	}
 	h.fs.mu.Lock()
 	defer h.fs.mu.Unlock()
+	if h.node.host != nil {
+		if e := h.fs.hostSetTimes(h.node, atime, mtime); e != 0 {
+			return e
+		}
+		return nil
+	}
 	h.fs.setTimes(h.node, atime, mtime)
 	return nil
 }
@@ -462,6 +511,13 @@ func (h *File) ReadDir() ([]DirEntry, error) {
 	}
 	h.fs.mu.RLock()
 	defer h.fs.mu.RUnlock()
+	if h.node.host != nil {
+		list, e := h.fs.hostReadDir(h.node)
+		if e != 0 {
+			return nil, e
+		}
+		return list, nil
+	}
 	if !h.node.can(permR) {
 		return nil, EACCES
 	}
@@ -481,6 +537,9 @@ func (h *File) Sync() error {
 func (h *File) Close() error {
 	if h.closed.Swap(true) {
 		return nil
+	}
+	if h.hf != nil {
+		h.hf.Close()
 	}
 	f := h.fs
 	f.mu.Lock()

@@ -14,6 +14,9 @@ const maxNlink = 1<<16 - 1
 const dirSize = 4096
 
 func (n *inode) stat() Stat {
+	if n.host != nil {
+		return n.hostStat()
+	}
 	s := Stat{
 		Dev:    DevID,
 		Ino:    n.ino,
@@ -97,7 +100,7 @@ func (f *FS) Stat(base Ino, path string, follow bool) (Stat, error) {
 func (f *FS) StatIno(ino Ino) (Stat, error) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	n, ok := f.inodes[ino]
+	n, ok := f.inode(ino)
 	if !ok {
 		return Stat{}, pathErr("stat", "#"+itoa(uint64(ino)), ENOENT)
 	}
@@ -116,6 +119,9 @@ func (f *FS) mkdir(base Ino, path string, perm fs.FileMode) Errno {
 	w, e := f.walk(base, path, false)
 	if e != 0 {
 		return e
+	}
+	if w.inMount() {
+		return f.hostMkdir(w, perm)
 	}
 	if w.node != nil {
 		return EEXIST
@@ -170,6 +176,9 @@ func (f *FS) rmdir(base Ino, path string) Errno {
 	if e != 0 {
 		return e
 	}
+	if w.inMount() {
+		return f.hostRemove(w, true)
+	}
 	n := w.node
 	switch {
 	case n == nil:
@@ -211,6 +220,9 @@ func (f *FS) unlink(base Ino, path string) Errno {
 	w, e := f.walk(base, path, false)
 	if e != 0 {
 		return e
+	}
+	if w.inMount() {
+		return f.hostRemove(w, false)
 	}
 	n := w.node
 	switch {
@@ -256,6 +268,9 @@ func (f *FS) rename(oldBase Ino, oldPath string, newBase Ino, newPath string) Er
 	nw, e := f.walk(newBase, newPath, false)
 	if e != 0 {
 		return e
+	}
+	if ow.inMount() || nw.inMount() {
+		return f.hostRename(ow, nw)
 	}
 	if special(nw.name) || (nw.node != nil && nw.node.ino == RootIno) {
 		return EBUSY
@@ -339,6 +354,8 @@ func (f *FS) link(oldBase Ino, oldPath string, newBase Ino, newPath string) Errn
 	switch {
 	case e != 0:
 		return e
+	case src.host != nil || nw.inMount():
+		return f.hostLink(src, nw)
 	case nw.node != nil:
 		return EEXIST
 	case nw.slash:
@@ -378,6 +395,8 @@ func (f *FS) symlink(target string, base Ino, path string) Errno {
 	switch {
 	case e != 0:
 		return e
+	case w.inMount():
+		return f.hostSymlink(target, w)
 	case w.node != nil:
 		return EEXIST
 	case w.slash:
@@ -432,6 +451,8 @@ func (f *FS) mknode(base Ino, path string, t FileType, dev Device, perm fs.FileM
 	switch {
 	case e != 0:
 		return e
+	case w.inMount():
+		return f.hostMknode(w)
 	case w.node != nil:
 		return EEXIST
 	case w.slash:
@@ -454,6 +475,9 @@ func (f *FS) Chmod(base Ino, path string, mode fs.FileMode, follow bool) error {
 	if e != 0 {
 		return pathErr("chmod", path, e)
 	}
+	if n.host != nil {
+		return pathErr("chmod", path, f.hostChmod(n, mode))
+	}
 	f.chmod(n, mode)
 	return nil
 }
@@ -471,6 +495,9 @@ func (f *FS) SetTimes(base Ino, path string, follow bool, atime, mtime *time.Tim
 	n, e := f.lookup(base, path, follow)
 	if e != 0 {
 		return pathErr("utimes", path, e)
+	}
+	if n.host != nil {
+		return pathErr("utimes", path, f.hostSetTimes(n, atime, mtime))
 	}
 	f.setTimes(n, atime, mtime)
 	return nil
@@ -510,6 +537,9 @@ func (f *FS) Truncate(base Ino, path string, size int64) error {
 
 // truncate checks limits and sets n's size. f.mu is held.
 func (f *FS) truncate(n *inode, size int64) Errno {
+	if n.host != nil {
+		return f.hostTruncate(n, nil, size)
+	}
 	if size < 0 {
 		return EINVAL
 	}
@@ -540,6 +570,10 @@ func (f *FS) ReadDir(base Ino, path string) ([]DirEntry, error) {
 	}
 	if e != 0 {
 		return nil, pathErr("readdir", path, e)
+	}
+	if n.host != nil {
+		list, e := f.hostReadDir(n)
+		return list, pathErr("readdir", path, e)
 	}
 	return n.dirEntries(), nil
 }
@@ -572,6 +606,10 @@ func (f *FS) ReadFile(path string) ([]byte, error) {
 	}
 	if e != 0 {
 		return nil, pathErr("read", path, e)
+	}
+	if n.host != nil {
+		b, e := f.hostReadFile(n)
+		return b, pathErr("read", path, e)
 	}
 	b := make([]byte, n.size)
 	n.readData(b, 0)

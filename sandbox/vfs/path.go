@@ -35,7 +35,7 @@ func (f *FS) walk(base Ino, path string, follow bool) (walked, Errno) {
 	root := f.root()
 	cur := root
 	if path == "" || path[0] != '/' {
-		b, ok := f.inodes[base]
+		b, ok := f.inode(base)
 		if !ok {
 			return walked{}, EBADF
 		}
@@ -79,12 +79,26 @@ func (f *FS) walk(base Ino, path string, follow bool) (walked, Errno) {
 		case ".":
 			next = cur
 		case "..":
-			next = cur.parent
+			if cur.host != nil {
+				var e Errno
+				if next, e = f.hostParent(cur); e != 0 {
+					return walked{}, e
+				}
+			} else {
+				next = cur.parent
+			}
 			if next == nil { // a removed directory
 				return walked{}, ENOENT
 			}
 		default:
-			next = cur.entries[comp]
+			if cur.host != nil {
+				var e Errno
+				if next, e = f.hostLookup(cur, comp); e != 0 {
+					return walked{}, e
+				}
+			} else {
+				next = cur.entries[comp]
+			}
 		}
 		if next == nil {
 			if last {

@@ -16,6 +16,13 @@ func (f *FS) WriteFileShared(path string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	defer h.Close()
+	if h.hf != nil {
+		// A file in a mount is the host's: its bytes are written there.
+		if _, err := h.Write(data); err != nil {
+			return &fs.PathError{Op: "write", Path: path, Err: err}
+		}
+		return nil
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := h.node

@@ -198,6 +198,7 @@ type FS struct {
 	used    int64  // bytes of file data and symlink targets
 	maxB    int64
 	maxI    int
+	mnt     mountTable // inodes inside mounts (mount.go)
 
 	clock  atomic.Pointer[func() time.Time]
 	random atomic.Pointer[randSource]
@@ -216,6 +217,10 @@ type inode struct {
 	mode  fs.FileMode // 0o7777 bits
 	nlink uint64
 	open  int // open File handles
+	// cloneAt is where Clone put this inode's copy in its block; valid
+	// only inside Clone (f.mu held). An index, not a pointer, so that
+	// setting it costs no write barrier and nothing need clear it.
+	cloneAt int
 	// Times in Unix nanoseconds. atime is atomic because reads update it
 	// under the read lock.
 	atime        atomic.Int64
@@ -230,6 +235,8 @@ type inode struct {
 	target string // symlink
 
 	pipe *pipe // FIFO, created on first open
+
+	host *hostNode // set when the inode is in a mount or is a mount root (mount.go)
 }
 
 // genCounter hands out chunk generations. Generations are global so that a
@@ -368,28 +375,32 @@ func (f *FS) Clone() *FS {
 	f.gen = genCounter.Add(1)
 	c.gen = genCounter.Add(1)
 
-	live := 0
-	for _, n := range f.inodes {
-		if n.nlink > 0 || n.ino == RootIno {
-			live++
-		}
-	}
-	block := make([]inode, live)
-	i := 0
+	// One pass over the table: copy each live inode into one block and
+	// its chunk list into shared blocks, noting where in n.cloneAt; a
+	// second pass over the directories links their entries.
+	block := make([]inode, 0, len(f.inodes))
+	var chunks []*chunk
 	for ino, n := range f.inodes {
 		if n.nlink == 0 && ino != RootIno {
 			continue
 		}
-		m := &block[i]
-		i++
+		block = append(block, inode{})
+		m := &block[len(block)-1]
 		m.ino, m.typ, m.dev, m.mode, m.nlink = n.ino, n.typ, n.dev, n.mode, n.nlink
 		m.atime.Store(n.atime.Load())
 		m.mtime, m.ctime = n.mtime, n.ctime
 		m.size, m.target = n.size, n.target
-		if n.chunks != nil {
-			m.chunks = make([]*chunk, len(n.chunks))
+		if k := len(n.chunks); k > 0 {
+			if len(chunks) < k {
+				chunks = make([]*chunk, max(k, 4096))
+			}
+			// The capacity is capped so that growing the file in
+			// either FS reallocates rather than sharing the rest.
+			m.chunks = chunks[:k:k]
+			chunks = chunks[k:]
 			copy(m.chunks, n.chunks)
 		}
+		n.cloneAt = len(block) - 1
 		c.inodes[ino] = m
 		switch n.typ {
 		case TypeRegular:
@@ -398,18 +409,16 @@ func (f *FS) Clone() *FS {
 			c.used += int64(len(n.target))
 		}
 	}
-	for _, n := range f.inodes {
-		if n.typ != TypeDir {
+	for i := range block {
+		m := &block[i]
+		if m.typ != TypeDir {
 			continue
 		}
-		m, ok := c.inodes[n.ino]
-		if !ok {
-			continue
-		}
-		m.parent = c.inodes[n.parent.ino]
+		n := f.inodes[m.ino]
+		m.parent = &block[n.parent.cloneAt]
 		m.entries = make(map[string]*inode, len(n.entries))
 		for name, child := range n.entries {
-			m.entries[name] = c.inodes[child.ino]
+			m.entries[name] = &block[child.cloneAt]
 		}
 	}
 	return c

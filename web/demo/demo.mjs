@@ -217,6 +217,8 @@ globalThis.demo = demo;
 
 try {
   sandbox = await Sandbox.create({ ...limits, onProgress: showProgress });
+  // A terminal is an interactive shell: aliases expand, as in bash.
+  await sandbox.run('shopt -s expand_aliases');
   demo.sandbox = sandbox;
   const info = sandbox.info();
   fillList($('runtime'), [

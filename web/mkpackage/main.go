@@ -59,13 +59,20 @@ func build(ctx context.Context, out, src, tools, version string) error {
 	if err != nil {
 		return fmt.Errorf("finding the go command: %w (put Go's bin folder on PATH)", err)
 	}
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath",
-		"-ldflags", "-s -w -X main.version="+version,
-		"-o", filepath.Join(out, "wasmsand.wasm"), "./cmd/wasmsand-js")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("building the core: %w", err)
+	// The core, and the MCP server's core for "npx wasmsand mcp" (apart,
+	// so that browsers do not download the MCP SDK).
+	for _, c := range []struct{ file, pkg string }{
+		{"wasmsand.wasm", "./cmd/wasmsand-js"},
+		{"wasmsand-mcp.wasm", "./cmd/wasmsand-mcp-js"},
+	} {
+		cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath",
+			"-ldflags", "-s -w -X main.version="+version,
+			"-o", filepath.Join(out, c.file), c.pkg)
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("building %s: %w", c.file, err)
+		}
 	}
 	goroot, err := exec.CommandContext(ctx, goCmd, "env", "GOROOT").Output()
 	if err != nil {

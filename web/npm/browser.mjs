@@ -10,6 +10,7 @@ import { browserPlatform } from './platform-browser.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 
 export { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
+export { createTools, SandboxTools, validateArgs } from './tools.mjs';
 
 const platform = browserPlatform(new URL('./', import.meta.url));
 definePlatform(platform);

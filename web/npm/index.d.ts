@@ -6,7 +6,7 @@
 export type SandboxErrorCode =
   | 'ENOENT' | 'ENOSPC' | 'EEXIST' | 'ENOTEMPTY' | 'ENOTDIR' | 'EISDIR' | 'EACCES' | 'EINVAL'
   | 'EBUSY' | 'CLOSED' | 'ABORTED' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'INVALID_MODULE'
-  | 'INTERNAL'
+  | 'INTERNAL' | 'SNAPSHOT_ERROR' | 'QUOTA_EXCEEDED' | 'NOT_FOUND'
   | (string & {});
 
 /** An error from wasmsand, with a stable code. */
@@ -103,6 +103,16 @@ export interface SandboxOptions {
   /** A fixed sandbox time, in ms since the epoch. */
   clock?: number;
   /**
+   * A name: create resumes the sandbox saved under it (if any), and every
+   * run saves the sandbox there when it ends (a failed save rejects the
+   * run with the save's error, whose result holds what the command did).
+   */
+  persist?: string;
+  /** Where save, load and persist keep snapshots. Default: files in Node (storeDir), IndexedDB in browsers. */
+  store?: SnapshotStore;
+  /** Node: the folder of the default store (default ./.wasmsand). */
+  storeDir?: string;
+  /**
    * The tools: a folder (URL or path) holding manifest.json and *.wasm
    * modules, or an object of file name → ToolFile ("manifest.json" may be
    * an object of module file → command names). Default: the package's tools.
@@ -110,6 +120,74 @@ export interface SandboxOptions {
   tools?: string | URL | Record<string, ToolFile | Record<string, string[]>>;
   /** Called as the core and tool modules download (they are megabytes). */
   onProgress?: (progress: LoadProgress) => void;
+  /** Host directories to mount (Node.js on Linux only; see Sandbox.mount). */
+  mounts?: MountSpec[];
+  /** What curl and wget may reach; nothing unless a rule allows it. */
+  network?: NetworkOptions;
+}
+
+/**
+ * A network rule: "[METHODS ]URL-PREFIX", e.g. "https://api.example.com/v1/",
+ * "GET,POST http://127.0.0.1:8080/", "*.example.com"; or an object whose
+ * headers the host adds to matching requests (code in the sandbox never sees them).
+ */
+export type NetworkRule = string | { url: string; methods?: string[]; headers?: Record<string, string> };
+
+export interface NetworkOptions {
+  allow?: NetworkRule[];
+  /** URL prefix → headers added to allowed requests under it. */
+  headers?: Record<string, Record<string, string>>;
+  /** Requests per run (each redirect hop counts); default 1000. */
+  maxRequests?: number;
+  /** Response body bytes per run; default 1 GiB. */
+  maxResponseBytes?: number;
+  /** Request body bytes per run; default 64 MiB. */
+  maxRequestBytes?: number;
+  /** Per-request timeout in ms; default 30000. */
+  timeoutMs?: number;
+}
+
+/** A host directory shown inside the sandbox. */
+export interface MountSpec {
+  /** Absolute directory in the sandbox, e.g. "/mnt/data"; made if missing, must be empty. */
+  path: string;
+  /** Directory on the host. */
+  hostPath: string;
+  /** Refuse every change with EROFS. */
+  readOnly?: boolean;
+}
+
+/**
+ * A place for named snapshots. put must be atomic (a failed put keeps the
+ * previous bytes) and reject with code QUOTA_EXCEEDED (or a
+ * QuotaExceededError) when space runs out.
+ */
+export interface SnapshotStore {
+  put(name: string, bytes: Uint8Array): Promise<void>;
+  /** null when there is none. */
+  get(name: string): Promise<Uint8Array | null>;
+  list(): Promise<SavedSandbox[]>;
+  /** Whether there was one. */
+  delete(name: string): Promise<boolean>;
+}
+
+/** A saved sandbox. modified is in ms since the epoch. */
+export interface SavedSandbox {
+  name: string;
+  size: number;
+  modified: number;
+}
+
+/** Options of Sandbox.list and Sandbox.delete. */
+export interface StoreOptions {
+  store?: SnapshotStore;
+  storeDir?: string;
+}
+
+/** A SandboxError with code SNAPSHOT_ERROR: check names the check that failed. */
+export interface SnapshotError extends SandboxError {
+  readonly code: 'SNAPSHOT_ERROR';
+  readonly check: 'magic' | 'version' | 'truncated' | 'checksum' | 'format' | 'limits';
 }
 
 export interface RunOptions {
@@ -175,6 +253,17 @@ export class Sandbox {
   private constructor();
   /** Makes a sandbox; the first call loads the core. */
   static create(options?: SandboxOptions): Promise<Sandbox>;
+  /**
+   * Makes a sandbox from snapshot bytes; limits left out of options take
+   * the snapshot's. Rejects with a SnapshotError naming the failed check.
+   */
+  static restore(bytes: Uint8Array | ArrayBuffer, options?: SandboxOptions): Promise<Sandbox>;
+  /** Restores the sandbox saved under name; NOT_FOUND if there is none. */
+  static load(name: string, options?: SandboxOptions): Promise<Sandbox>;
+  /** The saved sandboxes, sorted by name. */
+  static list(options?: StoreOptions): Promise<SavedSandbox[]>;
+  /** Removes a saved sandbox; NOT_FOUND if there is none. */
+  static delete(name: string, options?: StoreOptions): Promise<void>;
   /** Describes the runtime. */
   static info(): Promise<RuntimeInfo>;
   info(): RuntimeInfo;
@@ -182,6 +271,12 @@ export class Sandbox {
   run(command: string, options?: RunOptions): Promise<RunResult>;
   /** Runs JavaScript in a fresh guest over this sandbox's files; rejects with ValidationError for a bad request. */
   runCode(request: RunCodeRequest): Promise<RunCodeResult>;
+  /** The whole state (files, variables, functions, ...) as bytes; EBUSY while a command runs. */
+  snapshot(): Uint8Array;
+  /** An independent copy sharing unchanged file data; EBUSY while a command runs. */
+  fork(): Promise<Sandbox>;
+  /** Saves a snapshot under name in the sandbox's store. */
+  save(name: string): Promise<void>;
   /** getApiMetadata(bridges), as the module function. */
   getApiMetadata(bridges: Record<string, Bridge>): BridgeMetadata[];
   readFile(path: string): Uint8Array;
@@ -193,20 +288,94 @@ export class Sandbox {
   rm(path: string, options?: { recursive?: boolean }): void;
   setEnv(name: string, value: string | number): void;
   getEnv(name: string): string;
+  /** Adds network rules for the runs that follow (see SandboxOptions.network). */
+  allowNetwork(rules: NetworkRule[]): void;
   /**
    * Tab completions of the line's last word: command names for the first
    * word, file names after it. Empty while a command runs.
    */
   complete(line: string): string[];
+  /**
+   * Shows the host directory hostPath at path (Node.js on Linux only; a
+   * browser throws ENOTSUP). Paths inside never lead outside hostPath:
+   * "..", absolute symlinks and symlinks climbing out resolve in the
+   * sandbox. A read-only mount refuses every change with EROFS; what a
+   * writable one grows by counts against fsLimitBytes.
+   */
+  mount(path: string, hostPath: string, options?: { readOnly?: boolean }): void;
+  /** Detaches the mount at path (EBUSY while a file in it is open). */
+  unmount(path: string): void;
+  /** The agent tools bound to this sandbox; see createTools. */
+  toolDefinitions(): ToolDefinition[];
+  /**
+   * Runs one tool call (args: an object or its JSON text). Resolves to the
+   * result object, or to {error: {code, message}} when the call failed.
+   */
+  handleToolCall(name: string, args?: object | string): Promise<ToolResult>;
   /** Stops running commands and frees the sandbox; idempotent. */
   destroy(): void;
 }
+
+/** An agent tool: name, description for a model, JSON Schema of its arguments. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** What a tool call resolves to: the tool's result, or an error with a stable code. */
+export type ToolResult =
+  | SandboxRunToolResult
+  | Record<string, unknown>
+  | { error: { code: string; message: string } };
+
+/** The result of sandbox_run. */
+export interface SandboxRunToolResult {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  execution_time_ms: number;
+  /** The model does not see all the output (cut in the middle, or past the output limit). */
+  truncated: boolean;
+}
+
+/** The agent tools of one Sandbox in the shapes LLM APIs take (also from "wasmsand/tools"). */
+export class SandboxTools {
+  constructor(sandbox: Sandbox);
+  readonly sandbox: Sandbox;
+  readonly definitions: ToolDefinition[];
+  /** OpenAI Chat Completions: {type: "function", function: {name, description, parameters}}. */
+  openai(): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
+  /** OpenAI Responses API: {type: "function", name, description, parameters}. */
+  openaiResponses(): { type: 'function'; name: string; description: string; parameters: Record<string, unknown> }[];
+  /** Anthropic Messages API: {name, description, input_schema}. */
+  anthropic(): { name: string; description: string; input_schema: Record<string, unknown> }[];
+  /**
+   * Vercel AI SDK tools: {name: {description, inputSchema, execute}}.
+   * inputSchema is a Standard Schema with JSON Schema, or, given the AI
+   * SDK's jsonSchema function, its own schema object.
+   */
+  aiSdk(options?: { jsonSchema?: (schema: any, options?: any) => any }): Record<string, {
+    description: string;
+    inputSchema: any;
+    execute: (input: any) => Promise<ToolResult>;
+  }>;
+  handleToolCall(name: string, args?: object | string): Promise<ToolResult>;
+}
+
+/** Binds the agent tools (sandbox_run, read_file, write_file, list_dir, run_code) to a sandbox. */
+export function createTools(sandbox: Sandbox): SandboxTools;
+
+/** Checks arguments against a tool's input schema; returns the issues (empty when they fit). */
+export function validateArgs(schema: Record<string, unknown>, value: unknown): { message: string; path: string[] }[];
 
 /**
  * Sets the folder (URL, or a path under Node) holding wasmsand.wasm,
  * wasm_exec.js and tools/. Call it before the first Sandbox.create.
  */
 export function configure(options: { baseURL?: string | URL }): void;
+/** Node only: a store keeping snapshots as NAME.wsbx files in dir (as `wasmsand --state DIR`). */
+export function dirStore(dir: string): SnapshotStore;
 
 // ---- createWasmSandbox: one untrusted module at a time
 

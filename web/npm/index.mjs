@@ -1,11 +1,15 @@
 // wasmsand for Node: the Sandbox API, with the core and the tool modules
 // read from this package's folder. Tool modules are read the first time one
 // of their commands runs, once per process.
+import { mkdir, open, rename, unlink, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readFile, readdir } from 'node:fs/promises';
 import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
+import { nodeHost } from './nodehost.mjs';
 
 export { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, WasmSandbox, WasmSandboxInstance, createWasmSandbox };
+export { createTools, SandboxTools, validateArgs } from './tools.mjs';
 
 let base = new URL('./', import.meta.url);
 
@@ -67,7 +71,28 @@ export function configure(options = {}) {
   if (options.baseURL !== undefined) base = dirURL(options.baseURL);
 }
 
+/**
+ * loadMCPCore(tools) reads the MCP server's core (wasmsand-mcp.wasm) and
+ * the tools (a folder, or this package's by default), for mcp.mjs.
+ */
+export async function loadMCPCore(tools) {
+  const [wasmExecSource, bytes] = await Promise.all([
+    readFile(new URL('wasm_exec.js', base), 'utf8'),
+    readFile(new URL('wasmsand-mcp.wasm', base)),
+  ]);
+  return {
+    wasmExecSource,
+    module: await WebAssembly.compile(bytes),
+    tools: await readTools(tools === undefined ? new URL('tools/', base) : dirURL(tools)),
+  };
+}
+
 definePlatform({
+  // mountHost opens a host directory for a mount, with Node's own fs: the
+  // core never reaches the disk by itself.
+  mountHost(dir) {
+    return nodeHost(dir);
+  },
   async loadCore(progress) {
     const [wasmExecSource, bytes] = await Promise.all([
       readFile(new URL('wasm_exec.js', base), 'utf8'),
@@ -98,4 +123,89 @@ definePlatform({
     }
     return out;
   },
+  // defaultStore keeps snapshots as files in options.storeDir, else
+  // .wasmsand in the working directory.
+  defaultStore(options) {
+    return dirStore(options?.storeDir ?? join(process.cwd(), '.wasmsand'));
+  },
 });
+
+function quota(err) {
+  if (err && (err.code === 'ENOSPC' || err.code === 'EDQUOT' || err.code === 'EFBIG')) {
+    return new SandboxError('QUOTA_EXCEEDED', `wasmsand: no space to save: ${err.message}`);
+  }
+  return err;
+}
+
+const snapshotName = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * dirStore(dir) keeps snapshots as NAME.wsbx files in dir, as the Go
+ * DirStore and `wasmsand --state DIR` do: a save writes a temporary file,
+ * syncs it and renames it over the old one, so a failed save never loses
+ * the previous one.
+ */
+export function dirStore(dir) {
+  const path = (name) => {
+    if (!snapshotName.test(name)) throw new SandboxError('INVALID_ARGUMENT', `bad snapshot name ${JSON.stringify(name)}`);
+    return join(dir, `${name}.wsbx`);
+  };
+  return {
+    async put(name, bytes) {
+      const final = path(name);
+      await mkdir(dir, { recursive: true });
+      const tmp = join(dir, `.${name}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
+      let fh;
+      try {
+        fh = await open(tmp, 'wx', 0o600);
+        await fh.writeFile(bytes);
+        await fh.sync();
+        await fh.close();
+        fh = null;
+        await rename(tmp, final);
+      } catch (err) {
+        await fh?.close().catch(() => {});
+        await unlink(tmp).catch(() => {});
+        throw quota(err);
+      }
+    },
+    async get(name) {
+      try {
+        const b = await readFile(path(name));
+        return new Uint8Array(b.buffer, b.byteOffset, b.length);
+      } catch (err) {
+        if (err.code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+    async list() {
+      let names;
+      try {
+        names = await readdir(dir);
+      } catch (err) {
+        if (err.code === 'ENOENT') return [];
+        throw err;
+      }
+      const out = [];
+      for (const f of names.sort()) {
+        if (!f.endsWith('.wsbx') || !snapshotName.test(f.slice(0, -5))) continue;
+        try {
+          const st = await stat(join(dir, f));
+          if (st.isFile()) out.push({ name: f.slice(0, -5), size: st.size, modified: st.mtimeMs });
+        } catch {
+          // removed meanwhile
+        }
+      }
+      return out;
+    },
+    async delete(name) {
+      try {
+        await unlink(path(name));
+        return true;
+      } catch (err) {
+        if (err.code === 'ENOENT') return false;
+        throw err;
+      }
+    },
+  };
+}

@@ -123,6 +123,12 @@ export function browserPlatform(base) {
   }
 
   return {
+    // defaultStore is the page's IndexedDB (database "wasmsand"), which
+    // the core reaches itself.
+    defaultStore() {
+      return 'indexeddb';
+    },
+
     /** configure({baseURL}) sets where the package's files are served from. */
     configure(opts = {}) {
       if (opts.baseURL !== undefined) {

@@ -184,7 +184,10 @@ async function startCore(progress) {
   const stubs = goStubs();
   let ready, failed;
   const api = new Promise((resolve, reject) => { ready = resolve; failed = reject; });
-  const own = { ...stubs, wasmsandHost: { SandboxError, ready } };
+  // defaultStore gives the core the store of options that name none
+  // (files in Node, IndexedDB in browsers).
+  const defaultStore = (options) => platform.defaultStore?.(options);
+  const own = { ...stubs, wasmsandHost: { SandboxError, ready, defaultStore } };
   if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
     own.setImmediate = fastSetImmediate();
   }
@@ -198,6 +201,31 @@ async function startCore(progress) {
   const instance = await WebAssembly.instantiate(module, go.importObject);
   go.run(instance).then(() => failed(new SandboxError('INTERNAL', 'the wasmsand core exited')));
   return api;
+}
+
+/**
+ * runGo(wasmExecSource, module, host) runs another Go js/wasm program (the
+ * MCP server's core) as startCore runs the core: on a private global whose
+ * wasmsandHost is host, with the same stubs. It resolves to the program's
+ * exit code when it exits. For the loaders' own use.
+ */
+export async function runGo(wasmExecSource, module, host) {
+  const stubs = goStubs();
+  const own = { ...stubs, wasmsandHost: host };
+  if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
+    own.setImmediate = fastSetImmediate();
+  }
+  const g = privateGlobal(own);
+  const Go = new Function('globalThis', 'fs', 'process', 'path', `${wasmExecSource}\nreturn globalThis.Go;`)(
+    g, stubs.fs, stubs.process, stubs.path);
+  const go = new Go();
+  go.argv = ['wasmsand'];
+  go.env = {};
+  let status = 0;
+  go.exit = (code) => { status = code; };
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  await go.run(instance);
+  return status;
 }
 
 /**
@@ -219,6 +247,25 @@ function check(v) {
   return v;
 }
 
+// mountSpec opens hostPath through the platform for a mount at path.
+function mountSpec(what, path, hostPath, options) {
+  if (typeof path !== 'string' || typeof hostPath !== 'string') {
+    throw new SandboxError('INVALID_ARGUMENT', `${what}: path and hostPath must be strings`);
+  }
+  if (!platform.mountHost) {
+    throw new SandboxError('ENOTSUP', `${what}: host directories can be mounted only in Node.js, not in a browser`);
+  }
+  let host;
+  try {
+    host = platform.mountHost(hostPath);
+  } catch (err) {
+    const code = err?.code === 'ENOTSUP' ? 'ENOTSUP' : (typeof err?.code === 'string' ? err.code : 'EIO');
+    const why = code === 'ENOTSUP' ? 'host mounts need Linux (/proc/self/fd) for confinement' : err.message;
+    throw new SandboxError(code, `${what}: cannot mount ${hostPath}: ${why}`);
+  }
+  return { path, readOnly: !!options?.readOnly, host };
+}
+
 const token = Symbol('wasmsand.Sandbox');
 
 /** A sandbox: a shell, a filesystem and limits. Make one with Sandbox.create. */
@@ -237,7 +284,10 @@ export class Sandbox {
    * memoryLimitBytes, fsLimitBytes, maxProcesses, fuel, outputLimitBytes, env,
    * cwd, seed, clock (a fixed time, ms since the epoch), tools (file name →
    * bytes, or where to find a manifest.json), onProgress({loaded, total})
-   * called as the core and tool modules download.
+   * called as the core and tool modules download, mounts ([{path, hostPath,
+   * readOnly}], Node.js only; see mount), network ({allow: rules, headers,
+   * maxRequests, maxResponseBytes, maxRequestBytes, timeoutMs}: what curl and
+   * wget may reach through the host's fetch()).
    */
   static async create(options = {}) {
     if (options === null || typeof options !== 'object') {
@@ -250,8 +300,60 @@ export class Sandbox {
     const progress = onProgress ? new Progress(onProgress) : null;
     const api = await core(progress);
     opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+    if (opts.mounts !== undefined && opts.mounts !== null) {
+      if (!Array.isArray(opts.mounts)) throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.mounts must be an array of {path, hostPath, readOnly}');
+      opts.mounts = opts.mounts.map((m, i) => mountSpec(`Sandbox.create: options.mounts[${i}]`, m?.path, m?.hostPath, m));
+    }
     const id = await api.create(opts);
     return new Sandbox(token, api, id);
+  }
+
+  /**
+   * Sandbox.restore(bytes, options) resolves to a sandbox made from a
+   * snapshot. Options are create's; limits left out take the snapshot's.
+   * A bad snapshot rejects with code SNAPSHOT_ERROR and a `check` property
+   * naming what failed: magic, version, truncated, checksum, format, limits.
+   */
+  static async restore(bytes, options = {}) {
+    const { api, opts } = await prepare(options, 'Sandbox.restore');
+    return new Sandbox(token, api, await api.restore(bytes, opts));
+  }
+
+  /**
+   * Sandbox.load(name, options) restores the sandbox saved under name in
+   * options.store: by default files in Node (in options.storeDir, else
+   * ./.wasmsand) and IndexedDB in browsers. create's option persist: name
+   * resumes that sandbox and saves it after every run.
+   */
+  static async load(name, options = {}) {
+    const { api, opts } = await prepare(options, 'Sandbox.load');
+    return new Sandbox(token, api, await api.load(name, opts));
+  }
+
+  /** Sandbox.list({store, storeDir}) resolves to the saved sandboxes: [{name, size, modified}]. */
+  static async list(options = {}) {
+    return (await core()).list(options);
+  }
+
+  /** Sandbox.delete(name, {store, storeDir}) removes a saved sandbox. */
+  static async delete(name, options = {}) {
+    await (await core()).delete(name, options);
+  }
+
+  /**
+   * snapshot() returns the sandbox's whole state as bytes (Uint8Array) for
+   * Sandbox.restore. It throws EBUSY while a command runs.
+   */
+  snapshot() { return check(this.#api.snapshot(this.#id)); }
+
+  /** fork() resolves to an independent copy that shares unchanged files. */
+  async fork() {
+    return new Sandbox(token, this.#api, await this.#api.fork(this.#id));
+  }
+
+  /** save(name) stores a snapshot under name in the sandbox's store. */
+  async save(name) {
+    await this.#api.save(this.#id, name);
   }
 
   /** Sandbox.info() describes the runtime: {engine, jspi, version, goVersion}. */
@@ -330,11 +432,54 @@ export class Sandbox {
   rm(path, options = {}) { check(this.#api.rm(this.#id, path, options)); }
   setEnv(name, value) { check(this.#api.setEnv(this.#id, name, value)); }
   getEnv(name) { return check(this.#api.getEnv(this.#id, name)); }
+  /**
+   * mount(path, hostPath, {readOnly}) shows the host directory hostPath at
+   * path (Node.js only): paths in it never lead outside hostPath, and a
+   * read-only mount refuses every change with EROFS.
+   */
+  mount(path, hostPath, options = {}) {
+    check(this.#api.mount(this.#id, mountSpec('mount', path, hostPath, options)));
+  }
+  /** unmount(path) detaches the mount at path; EBUSY while a file in it is open. */
+  unmount(path) { check(this.#api.unmount(this.#id, path)); }
+  /** allowNetwork(rules) lets the runs that follow reach more URLs (see SandboxOptions.network). */
+  allowNetwork(rules) { check(this.#api.allowNetwork(this.#id, rules)); }
   /** complete(line) lists Tab completions of the line's last word. */
   complete(line) { return check(this.#api.complete(this.#id, line)); }
+
+  /**
+   * toolDefinitions() lists the agent tools bound to this sandbox as
+   * [{name, description, inputSchema}]; createTools (wasmsand/tools) gives
+   * them in the shapes of the OpenAI, Anthropic and AI SDK APIs.
+   */
+  toolDefinitions() { return JSON.parse(check(this.#api.toolDefinitions(this.#id))); }
+
+  /**
+   * handleToolCall(name, args) runs one tool call (args: an object or its
+   * JSON text) and resolves to the result object, or to {error: {code,
+   * message}} when the call failed (bad arguments, a missing file, ...).
+   */
+  async handleToolCall(name, args = {}) {
+    const json = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+    const r = await this.#api.handleToolCall(this.#id, String(name), json);
+    return JSON.parse(r.text);
+  }
 
   /** destroy() stops running commands and frees the sandbox; it is idempotent. */
   destroy() {
     this.#api.destroy(this.#id);
   }
+}
+
+// prepare starts the core and reads the tools option as create does, for
+// restore and load.
+async function prepare(options, what) {
+  if (options === null || typeof options !== 'object') {
+    throw new SandboxError('INVALID_ARGUMENT', `${what}: options must be an object`);
+  }
+  const { onProgress, ...opts } = options;
+  const progress = typeof onProgress === 'function' ? new Progress(onProgress) : null;
+  const api = await core(progress);
+  opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+  return { api, opts };
 }

@@ -21,7 +21,9 @@ const guest = await readFile(new URL('../../../wasm/modsandbox/testdata/guest.wa
 const wasi = await readFile(new URL('../../../wasm/modsandbox/testdata/wasi.wasm', import.meta.url));
 
 const ws = await createWasmSandbox();
-const base = { eventTimestamp: 1_700_000_000_000 };
+// A generous time limit: a loaded test machine must not turn a case into
+// a TIMEOUT (the default, 50 ms, is checked on its own below).
+const base = { eventTimestamp: 1_700_000_000_000, maxExecutionMs: 20000 };
 // An async host function puts guests on JSPI: they run on the event loop,
 // so status shows running and destroy can stop them. Without one they run
 // synchronously.
@@ -49,7 +51,7 @@ function throws(fn, code) {
 
 test('create: ids, frozen config with defaults, presets', () => {
   const w2 = ws; // ids count per WasmSandbox
-  const a = w2.create({ ...base, maxGas: 500 });
+  const a = w2.create({ eventTimestamp: base.eventTimestamp, maxGas: 500 });
   const b = w2.create(base);
   assert.ok(a instanceof WasmSandboxInstance);
   assert.match(a.id, /^sandbox-\d+$/);

@@ -34,6 +34,7 @@ func TestDir(t *testing.T) {
 		"awk.wasm":       {"awk"},
 		"jq.wasm":        {"jq"},
 		"archive.wasm":   {"tar", "gzip", "unzip"},
+		"netutils.wasm":  {"curl", "wget"},
 	}
 	for file, cmds := range want {
 		for _, c := range cmds {

@@ -11,6 +11,8 @@ Usage:
   wasmsand [flags] -c 'COMMAND'   run one command line; exit with its status
   wasmsand [flags]                interactive shell ('exit' or Ctrl-D leaves);
                                   with piped input, runs it as a script
+  wasmsand mcp [flags]            serve one MCP client (an AI agent) over stdin and
+                                  stdout, with a sandbox of its own
 
 Flags:
   -c COMMAND            the command line to run
@@ -120,7 +122,22 @@ async function repl(sb) {
   return status;
 }
 
+// mcpMain serves MCP over stdio until the client leaves or a signal comes.
+async function mcpMain(argv) {
+  const { opts, command, version } = parseArgs(argv);
+  if (version || command !== null) fail('mcp takes only the sandbox flags');
+  if (typeof WebAssembly.Suspending !== 'function') {
+    fail(`this Node (${process.version}) has no JSPI; use Node ≥ 24.20`, 1);
+  }
+  const { serveMCP } = await import('../mcp.mjs');
+  const server = await serveMCP(opts);
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.stop());
+  await server.done;
+  return 0;
+}
+
 async function main() {
+  if (process.argv[2] === 'mcp') return mcpMain(process.argv.slice(3));
   const { opts, command, version } = parseArgs(process.argv.slice(2));
   if (version) {
     const info = await Sandbox.info();

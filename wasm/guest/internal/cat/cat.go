@@ -138,7 +138,13 @@ func copyPlain(out *bufio.Writer, r io.Reader, buf []byte) error {
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
+			// Like GNU cat, pass each read on at once: a reader at the
+			// other end of a pipe (a coprocess, tail -f) must not wait for
+			// a full buffer.
 			if _, werr := out.Write(buf[:n]); werr != nil {
+				return writeError{werr}
+			}
+			if werr := out.Flush(); werr != nil {
 				return writeError{werr}
 			}
 		}
@@ -196,7 +202,7 @@ func (o *options) copy(out *bufio.Writer, r io.Reader, buf []byte, st *state) er
 			}
 		}
 		if n > 0 {
-			if _, werr := out.Write(nil); werr != nil {
+			if werr := out.Flush(); werr != nil {
 				return writeError{werr}
 			}
 		}

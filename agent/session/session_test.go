@@ -1,0 +1,180 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wasmsand/wasmsand/sandbox"
+)
+
+// clock is a settable time for idle eviction.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func TestManySessionsAreIsolated(t *testing.T) {
+	m, err := NewManager(Config{Sandbox: sandbox.Options{FSLimit: 1 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(context.Background())
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 50)
+	for i := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprint("s", i)
+			s, release, err := m.Acquire(ctx, id)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer release()
+			if err := s.Sandbox().WriteFile("/home/user/mine", []byte(id), 0o644); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if st := m.Stats(); st.Live != 50 || st.Created != 50 {
+		t.Fatalf("stats %+v", st)
+	}
+	for i := range 50 {
+		id := fmt.Sprint("s", i)
+		s, release, err := m.Acquire(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Sandbox().ReadFile("/home/user/mine")
+		release()
+		if err != nil || string(b) != id {
+			t.Fatalf("%s sees %q, %v", id, b, err)
+		}
+	}
+}
+
+func TestGlobalCap(t *testing.T) {
+	m, err := NewManager(Config{MaxSessions: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, r1, err := m.Acquire(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, r2, err := m.Acquire(ctx, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1()
+	r2()
+	if _, _, err := m.Acquire(ctx, "c"); !errors.Is(err, ErrTooManySessions) {
+		t.Fatalf("third session: %v", err)
+	}
+	// Reusing a live session is fine.
+	if _, r, err := m.Acquire(ctx, "a"); err != nil {
+		t.Fatal(err)
+	} else {
+		r()
+	}
+	if err := m.End(ctx, "a", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, r, err := m.Acquire(ctx, "c"); err != nil {
+		t.Fatalf("after End: %v", err)
+	} else {
+		r()
+	}
+	m.Close(ctx)
+	if _, _, err := m.Acquire(ctx, "a"); !errors.Is(err, ErrClosed) {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+func TestIdleEviction(t *testing.T) {
+	c := &clock{t: time.Unix(1e9, 0)}
+	m, err := NewManager(Config{IdleTimeout: time.Hour, now: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(context.Background())
+	ctx := context.Background()
+	s, release, _ := m.Acquire(ctx, "busy")
+	_, r, _ := m.Acquire(ctx, "idle")
+	r()
+	c.add(2 * time.Hour)
+	if n := m.EvictIdle(ctx); n != 1 {
+		t.Fatalf("evicted %d, want 1 (the busy session stays)", n)
+	}
+	release()
+	if _, err := s.Sandbox().Run(ctx, "true"); err != nil {
+		t.Fatalf("busy session was closed: %v", err)
+	}
+	c.add(30 * time.Minute)
+	if n := m.EvictIdle(ctx); n != 0 {
+		t.Fatalf("evicted %d too early", n)
+	}
+	c.add(time.Hour)
+	if n := m.EvictIdle(ctx); n != 1 {
+		t.Fatalf("evicted %d, want 1", n)
+	}
+	if _, err := s.Sandbox().Run(ctx, "true"); !errors.Is(err, sandbox.ErrClosed) {
+		t.Fatalf("evicted sandbox: %v", err)
+	}
+	if st := m.Stats(); st.Live != 0 || st.Evicted != 2 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+func TestPersistenceNeedsAllThree(t *testing.T) {
+	if _, err := NewManager(Config{Store: DirStore{Dir: t.TempDir()}}); err == nil {
+		t.Fatal("a Store without Snapshot and Restore was accepted")
+	}
+}
+
+func TestDirStore(t *testing.T) {
+	ctx := context.Background()
+	st := DirStore{Dir: t.TempDir() + "/snaps"}
+	if _, err := st.Load(ctx, "x"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("load missing: %v", err)
+	}
+	if err := st.Save(ctx, "x", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Save(ctx, "x", []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := st.Load(ctx, "x"); err != nil || string(b) != "two" {
+		t.Fatalf("%q %v", b, err)
+	}
+	if err := st.Delete(ctx, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Delete(ctx, "x"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("delete twice: %v", err)
+	}
+	for _, bad := range []string{"", "..", "a/b", "../../etc/passwd"} {
+		if err := st.Save(ctx, bad, nil); err == nil {
+			t.Errorf("ID %q accepted", bad)
+		}
+	}
+}

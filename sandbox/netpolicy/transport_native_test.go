@@ -1,0 +1,82 @@
+//go:build !js
+
+package netpolicy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestGuardDialRebinding resolves names through a resolver whose answers
+// change between lookups, as a rebinding DNS server's do: whatever it
+// answers, a private address is never dialed for a rule that does not
+// name one, and the address dialed is one the check saw.
+func TestGuardDialRebinding(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "reached\n")
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(srv.URL, "http://"))
+
+	var lookups atomic.Int32
+	old := lookupNetIP
+	defer func() { lookupNetIP = old }()
+	lookupNetIP = func(ctx context.Context, network, host string) ([]netip.Addr, error) {
+		n := lookups.Add(1)
+		switch host {
+		case "rebind.example":
+			// A public answer first, loopback after: a resolver that
+			// looked twice would dial the second.
+			if n%2 == 1 {
+				return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+			}
+			return []netip.Addr{netip.MustParseAddr("192.0.2.1")}, nil
+		case "mixed.example":
+			return []netip.Addr{netip.MustParseAddr("10.0.0.1"), netip.MustParseAddr("127.0.0.1")}, nil
+		}
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+
+	for _, host := range []string{"rebind.example", "mixed.example"} {
+		rule, err := ParseRule(fmt.Sprintf("http://%s:%s/", host, port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 192.0.2.1 (TEST-NET-1) may not answer: a short timeout.
+		s := NewSession(Policy{Rules: []Rule{rule}, Timeout: time.Second})
+		for range 4 {
+			resp, err := s.Do(context.Background(), &Request{Method: "GET", URL: fmt.Sprintf("http://%s:%s/", host, port)})
+			if err == nil {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				t.Fatalf("%s: reached the loopback server: %q", host, b)
+			}
+			if !errors.Is(err, ErrDenied) && !errors.Is(err, ErrConnect) && !errors.Is(err, ErrTimeout) {
+				t.Errorf("%s: %v, want a denial or a failed connection", host, err)
+			}
+		}
+	}
+
+	// A rule that names the address lets it in.
+	rule, _ := ParseRule(srv.URL + "/")
+	s := NewSession(Policy{Rules: []Rule{rule}})
+	resp, err := s.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "reached\n" {
+		t.Errorf("got %q", b)
+	}
+}
