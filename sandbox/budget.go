@@ -50,7 +50,9 @@ func watchShellMemory(ctx context.Context, r *runState) {
 			return
 		case <-t.C:
 		}
-		if activeRuns() > 1 {
+		// Compiling a large module (yq's is 28 MB) grows the heap by
+		// hundreds of MiB that are no shell variable's.
+		if activeRuns() > 1 || r.compiling.Load() > 0 {
 			base = max(base, heap())
 			continue
 		}

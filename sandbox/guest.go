@@ -160,7 +160,9 @@ func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load func() ([]byte, error), args []string) int {
 	run := runFrom(ctx)
 	run.timer.pause()
+	run.compiling.Add(1)
 	mod, files, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
+	run.compiling.Add(-1)
 	if err == nil && len(files) > 0 {
 		err = s.placeToolFiles(key.name, files) // e.g. Python's standard library
 	}

@@ -22,6 +22,7 @@ type runState struct {
 	peakMem    atomic.Int64
 	started    atomic.Int64
 	live       atomic.Int64 // guest processes and child shells now running
+	compiling  atomic.Int64 // guests of this Run being compiled (their heap is not the shell's)
 	lastYield  atomic.Int64 // unix nanoseconds of the shell's last yield (js)
 
 	index uint64 // the Run's number in its sandbox, for processSeed

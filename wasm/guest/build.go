@@ -135,8 +135,9 @@ func buildModule(ctx context.Context, src, dir string, m Module) ([]string, erro
 		if Preinit() {
 			fmt.Fprintf(os.Stderr, "%v; building %s as a plain command\n", err, m.File)
 		}
-		if err := goBuild(ctx, src, tmp, m, nil); err != nil {
-			return nil, err
+		if err := BuildWasm(ctx, m.Package, tmp); err != nil {
+			os.Remove(tmp)
+			return nil, fmt.Errorf("guest: building %s: %v", m.File, err)
 		}
 	}
 	if err := os.Rename(tmp, out); err != nil {
@@ -161,6 +162,122 @@ func goBuild(ctx context.Context, src, out string, m Module, flags []string) err
 		return fmt.Errorf("guest: building %s: %v\n%s", m.File, err, b)
 	}
 	return nil
+}
+
+// BuildWasm builds the main package pkg (an import path below this
+// package) for wasip1 into out. A module directory with an _overlay
+// directory is built from a scratch copy of the sources with its
+// dependencies vendored, each file _overlay/PATH overlaid on vendor/PATH:
+// that is how a dependency that lacks a file for wasip1 gets one of ours
+// (go build -overlay may not replace files in the module cache). Nothing
+// vendored is kept.
+func BuildWasm(ctx context.Context, pkg, out string) error {
+	out, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	src := SourceDir()
+	overlay := filepath.Join(src, strings.TrimPrefix(pkg, modulePrefix), "_overlay")
+	args := []string{"build", "-trimpath", "-ldflags=-s -w", "-o", out}
+	dir := src
+	if _, err := os.Stat(overlay); err == nil {
+		scratch, err := os.MkdirTemp("", "wasmsand-vendor-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(scratch)
+		ov, err := vendorScratch(ctx, src, pkg, overlay, scratch)
+		if err != nil {
+			return err
+		}
+		args = append(args, "-mod=vendor", "-overlay="+ov)
+		dir = scratch
+	}
+	cmd := exec.CommandContext(ctx, goTool(), append(args, pkg)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0", "GOFLAGS=")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%v\n%s", err, b)
+	}
+	return nil
+}
+
+// vendorScratch copies the module's go.mod, go.sum and the sources of pkg into
+// scratch, runs go mod vendor there and writes the overlay file mapping
+// vendor/PATH to overlay/PATH. It returns the overlay file's name.
+func vendorScratch(ctx context.Context, src, pkg, overlay, scratch string) (string, error) {
+	root := filepath.Join(src, "..", "..")
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(scratch, f), b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	// The main module's packages pkg needs, with their non-test files.
+	list := exec.CommandContext(ctx, goTool(), "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}", pkg)
+	list.Dir = src
+	list.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=")
+	dirs, err := list.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list: %v", err)
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range strings.Fields(string(dirs)) {
+		rel, err := filepath.Rel(absRoot, d)
+		if err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(filepath.Join(scratch, rel), 0o755); err != nil {
+			return "", err
+		}
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return "", err
+		}
+		for _, e := range entries {
+			n := e.Name()
+			if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(d, n))
+			if err != nil {
+				return "", err
+			}
+			if err := os.WriteFile(filepath.Join(scratch, rel, n), b, 0o644); err != nil {
+				return "", err
+			}
+		}
+	}
+	cmd := exec.CommandContext(ctx, goTool(), "mod", "vendor")
+	cmd.Dir = scratch
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go mod vendor: %v\n%s", err, b)
+	}
+	replace := map[string]string{}
+	err = filepath.WalkDir(overlay, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(overlay, p)
+		replace[filepath.Join(scratch, "vendor", rel)] = p
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		return "", err
+	}
+	ov := filepath.Join(scratch, "overlay.json")
+	return ov, os.WriteFile(ov, b, 0o644)
 }
 
 // listCommands runs the module natively with WASMSAND_LIST_COMMANDS set,

@@ -45,12 +45,17 @@ func buildImage(ctx context.Context, src, out string, m Module) error {
 	if !Preinit() {
 		return fmt.Errorf("guest: %s is %q", PreinitEnv, os.Getenv(PreinitEnv))
 	}
+	pkgDir := filepath.Join(src, strings.TrimPrefix(m.Package, modulePrefix))
+	if _, err := os.Stat(filepath.Join(pkgDir, "_overlay")); err == nil {
+		// go build takes one -overlay, and BuildWasm's vendored build
+		// needs it for the module's own files.
+		return fmt.Errorf("guest: %s brings its own overlay", m.File)
+	}
 	tmp, err := os.MkdirTemp("", "wasmsand-preinit-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	pkgDir := filepath.Join(src, strings.TrimPrefix(m.Package, modulePrefix))
 	entry := filepath.Join(tmp, "entry.go")
 	if err := os.WriteFile(entry, []byte(entrySource), 0o644); err != nil {
 		return err

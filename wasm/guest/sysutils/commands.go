@@ -10,9 +10,12 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/date"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/df"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/dirname"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/dos2unix"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/du"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/env"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/envsubst"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/expr"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/factor"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/file"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hashsum"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hexdump"
@@ -21,8 +24,11 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/install"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/ln"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/mktemp"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/nohup"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nproc"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/numfmt"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/od"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/pager"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printf"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/readlink"
@@ -30,10 +36,13 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/rmdir"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/stat"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/strings"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/sum"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/test"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/timeout"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tree"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/truncate"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tsort"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/uname"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/which"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/xxd"
@@ -61,6 +70,20 @@ var Commands = map[string]tool.MainFunc{
 	"sha1sum":   hashsum.Sha1sum,
 	"sha256sum": hashsum.Sha256sum,
 	"sha512sum": hashsum.Sha512sum,
+	"sha224sum": hashsum.Sha224sum,
+	"sha384sum": hashsum.Sha384sum,
+	"b2sum":     hashsum.B2sum,
+	"tree":      tree.Main,
+	"envsubst":  envsubst.Main,
+	"sum":       sum.Main,
+	"factor":    factor.Main,
+	"tsort":     tsort.Main,
+	"nohup":     nohup.Main,
+	"numfmt":    numfmt.Main,
+	"more":      pager.More,
+	"less":      pager.Less,
+	"dos2unix":  dos2unix.Dos2unix,
+	"unix2dos":  dos2unix.Unix2dos,
 	"stat":      stat.Main,
 	"[":         test.Bracket,
 	"basename":  basename.Main,

@@ -65,6 +65,14 @@ var sandboxCases = []struct {
 	{"timeout 5 sh -c 'exit 3'; echo $?", "3\n", 0},
 	{"timeout 5 nosuch; echo $?", "127\n", 0},
 	{"ls /usr/bin | grep -c -x -e bc -e xxd -e od -e stat -e '\\['", "5\n", 0},
+	{"sha224sum f | cut -c1-16; sha384sum f | cut -c1-16; b2sum f | cut -c1-16", "2d6d67d91d0badcd\n1d0f284efe3edea4\nf60ce482e5cc1229\n", 0},
+	{"sum f; sum -s f", "36979     1 f\n542 1 f\n", 0},
+	{"mkdir -p t/a && printf x > t/a/b && LC_ALL=C tree t", "t\n`-- a\n    `-- b\n\n2 directories, 1 file\n", 0},
+	{"echo 'a $X ${X}' | X=1 envsubst", "a 1 1\n", 0},
+	{"nohup echo hi; nohup nosuch 2>/dev/null; echo $?", "hi\n127\n", 0},
+	{"printf 'a\\r\\n' | dos2unix | od -c | head -1; printf 'a b\\nb c\\n' | tsort", "0000000   a  \\n\na\nb\nc\n", 0},
+	{"factor 12 1000000016000000063", "12: 2 2 3\n1000000016000000063: 1000000007 1000000009\n", 0},
+	{"ls /usr/bin | grep -c -x -e rg -e git -e yq -e tree -e b2sum", "5\n", 0},
 }
 
 func TestInSandbox(t *testing.T) {

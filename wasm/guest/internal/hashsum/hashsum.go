@@ -1,4 +1,5 @@
-// Package hashsum implements md5sum, sha1sum, sha256sum and sha512sum:
+// Package hashsum implements md5sum, sha1sum, sha224sum, sha256sum,
+// sha384sum, sha512sum and b2sum:
 // print or check message digests, in GNU's formats (plain, --tag, and the
 // backslash escaping of awkward file names).
 package hashsum
@@ -14,7 +15,10 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"strconv"
 	"strings"
+
+	"golang.org/x/crypto/blake2b"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
@@ -35,7 +39,29 @@ var (
 	SHA256 = &Algorithm{"sha256sum", "SHA256", sha256.New}
 	SHA384 = &Algorithm{"sha384sum", "SHA384", sha512.New384}
 	SHA512 = &Algorithm{"sha512sum", "SHA512", sha512.New}
+	BLAKE2 = blake2(512)
 )
+
+// blake2 is BLAKE2b with a digest of bits bits, as b2sum -l sets it.
+func blake2(bits int) *Algorithm {
+	tag := "BLAKE2b"
+	if bits != 512 {
+		tag += "-" + strconv.Itoa(bits)
+	}
+	return &Algorithm{"b2sum", tag, func() hash.Hash {
+		h, _ := blake2b.New(bits/8, nil)
+		return h
+	}}
+}
+
+// Sha224sum runs sha224sum.
+func Sha224sum(env *tool.Env) int { return run(env, SHA224) }
+
+// Sha384sum runs sha384sum.
+func Sha384sum(env *tool.Env) int { return run(env, SHA384) }
+
+// B2sum runs b2sum.
+func B2sum(env *tool.Env) int { return run(env, BLAKE2) }
 
 // Md5sum runs md5sum.
 func Md5sum(env *tool.Env) int { return run(env, MD5) }
@@ -50,7 +76,7 @@ func Sha256sum(env *tool.Env) int { return run(env, SHA256) }
 func Sha512sum(env *tool.Env) int { return run(env, SHA512) }
 
 func spec(a *Algorithm) *tool.Spec {
-	return &tool.Spec{
+	sp := &tool.Spec{
 		Options: []tool.Option{
 			{Short: 'b', Long: "binary"},
 			{Short: 'c', Long: "check"},
@@ -86,6 +112,12 @@ The following five options are useful only when verifying checksums:
       --version     output version information and exit
 `,
 	}
+	if a.Command == "b2sum" {
+		sp.Options = append(sp.Options, tool.Option{Short: 'l', Long: "length", Arg: tool.RequiredArg})
+		sp.Help = strings.Replace(sp.Help, "  -c, --check          read checksums from the FILEs and check them\n",
+			"  -c, --check          read checksums from the FILEs and check them\n  -l, --length=BITS    digest length in bits; must not exceed the max for\n                         the blake2 algorithm and must be a multiple of 8\n", 1)
+	}
+	return sp
 }
 
 // Options are the settings shared by the digest commands and cksum.
@@ -122,6 +154,24 @@ func run(env *tool.Env, a *Algorithm) int {
 			o.Strict = true
 		case "w":
 			o.Warn = true
+		case "l":
+			bits, err := strconv.Atoi(f.Arg)
+			if err != nil || bits < 0 || bits > 512 {
+				env.Errorf("invalid length: %s", tool.Quote(f.Arg))
+				if err == nil {
+					env.Errorf("maximum digest length for %s is 512 bits", tool.Quote("BLAKE2b"))
+				}
+				return 1
+			}
+			if bits%8 != 0 {
+				env.Errorf("invalid length: %s", tool.Quote(f.Arg))
+				env.Errorf("length is not a multiple of 8")
+				return 1
+			}
+			if bits == 0 {
+				bits = 512
+			}
+			a = blake2(bits)
 		}
 	}
 	if o.Tag && o.Check {
@@ -150,6 +200,11 @@ func run(env *tool.Env, a *Algorithm) int {
 		return Check(env, files, &o, func(tag string) *Algorithm {
 			if tag == "" || tag == a.Tag {
 				return a
+			}
+			if a.Command == "b2sum" && strings.HasPrefix(tag, "BLAKE2b-") {
+				if bits, err := strconv.Atoi(tag[len("BLAKE2b-"):]); err == nil && bits > 0 && bits <= 512 && bits%8 == 0 {
+					return blake2(bits)
+				}
 			}
 			return nil
 		})
@@ -337,6 +392,10 @@ func parseLine(line string, algo func(string) *Algorithm) (a *Algorithm, sum, na
 		return nil, "", "", false
 	}
 	sum = line[:i]
+	if a.Command == "b2sum" && len(sum)%2 == 0 && len(sum) > 0 && len(sum) <= 128 {
+		// b2sum tells the digest length from the checksum's.
+		a = blake2(len(sum) * 4)
+	}
 	if !isHex(sum, a) {
 		return nil, "", "", false
 	}
