@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
@@ -30,6 +31,11 @@ func newPyServer(t *testing.T) (*httptest.Server, *[]string) {
 				"type": r.Header.Get("Content-Type"), "x": r.Header.Get("X-Test"),
 				"length": r.ContentLength,
 			})
+		case r.URL.Path == "/slow":
+			select {
+			case <-time.After(5 * time.Second):
+			case <-r.Context().Done():
+			}
 		case r.URL.Path == "/redirect":
 			http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 		case strings.HasPrefix(r.URL.Path, "/status/"):
@@ -99,6 +105,10 @@ for url in (O + "/json", U + "/redirect?to=" + O + "/json"):
     except urllib.error.URLError as e:
         print("URLError", type(e.reason).__name__, e.reason.strerror == "wasmsand: network access to " + O + "/json is not allowed")
 try:
+    urllib.request.urlopen(U + "/slow", timeout=0.3)
+except urllib.error.URLError as e:
+    print("timeout", type(e.reason).__name__)
+try:
     http.client.HTTPConnection("example.com").request("GET", "/")
 except OSError as e:
     print("http.client:", e.strerror)
@@ -114,6 +124,7 @@ HTTPError 503 Service Unavailable
 redirected True GET
 URLError PermissionError True
 URLError PermissionError True
+timeout TimeoutError
 http.client: sockets are not available in this sandbox: urllib.request.urlopen makes HTTP requests through the sandbox's network policy
 `
 	if res.ExitCode != 0 || string(res.Stdout) != want {
