@@ -18,12 +18,22 @@
     return v;
   }
 
+  const customInspect = Symbol.for('nodejs.util.inspect.custom');
+
+  // view is what console.log shows of an object: props in an object whose
+  // class is called name, as Node shows its fetch classes.
+  function view(name, props) {
+    const C = { [name]: class {} }[name];
+    return Object.assign(new C(), props);
+  }
+
   class Headers {
     constructor(init) {
       this._map = new Map(); // lower-case name → values
+      this._names = new Map(); // lower-case name → the name as first given
       if (init === undefined || init === null) return;
       if (init instanceof Headers) {
-        for (const [k, vs] of init._map) this._map.set(k, vs.slice());
+        for (const [k, vs] of init._map) { this._map.set(k, vs.slice()); this._names.set(k, init._names.get(k)); }
       } else if (typeof init[Symbol.iterator] === 'function') {
         for (const pair of init) {
           const p = Array.from(pair);
@@ -40,10 +50,14 @@
       const k = normName(name);
       const v = normValue(value);
       const vs = this._map.get(k);
-      if (vs) vs.push(v); else this._map.set(k, [v]);
+      if (vs) vs.push(v); else { this._map.set(k, [v]); this._names.set(k, String(name)); }
     }
-    set(name, value) { this._map.set(normName(name), [normValue(value)]); }
-    delete(name) { this._map.delete(normName(name)); }
+    set(name, value) {
+      const k = normName(name);
+      if (!this._map.has(k)) this._names.set(k, String(name));
+      this._map.set(k, [normValue(value)]);
+    }
+    delete(name) { const k = normName(name); this._map.delete(k); this._names.delete(k); }
     has(name) { return this._map.has(normName(name)); }
     get(name) {
       const vs = this._map.get(normName(name));
@@ -61,6 +75,11 @@
     forEach(fn, thisArg) { for (const [k, v] of this.entries()) fn.call(thisArg, v, k, this); }
     [Symbol.iterator]() { return this.entries(); }
     get [Symbol.toStringTag]() { return 'Headers'; }
+    [customInspect]() {
+      const o = {};
+      for (const [k, vs] of this._map) o[this._names.get(k) || k] = vs.join(', ');
+      return view('Headers', o);
+    }
   }
 
   // bodyBytes turns a body init into bytes and its default content type.
@@ -127,6 +146,9 @@
       return new Request(this);
     }
     get [Symbol.toStringTag]() { return 'Request'; }
+    [customInspect]() {
+      return view('Request', { method: this.method, url: this.url, headers: this.headers, redirect: this.redirect, signal: this.signal });
+    }
   }
   mixBody(Request);
 
@@ -177,6 +199,12 @@
       return r;
     }
     get [Symbol.toStringTag]() { return 'Response'; }
+    [customInspect]() {
+      return view('Response', {
+        status: this.status, statusText: this.statusText, headers: this.headers, body: this.body, bodyUsed: this.bodyUsed,
+        ok: this.ok, redirected: this.redirected, type: this.type, url: this.url,
+      });
+    }
   }
   mixBody(Response);
 
@@ -239,6 +267,7 @@
       for (const fn of this._listeners.slice()) fn.call(this, ev);
     }
     get [Symbol.toStringTag]() { return 'AbortSignal'; }
+    [customInspect]() { return view('AbortSignal', { aborted: this.aborted }); }
   }
 
   class AbortController {
@@ -290,7 +319,7 @@
       const res = new Response(null);
       res._status = r.status;
       res._statusText = r.statusText;
-      res._headers = new Headers(r.headers);
+      res._headers = new Headers(r.headers.map(([k, v]) => [k.toLowerCase(), v]));
       res._bytes = method === 'HEAD' ? null : r.body;
       res._url = url;
       res._redirected = hop > 0;
