@@ -40,6 +40,8 @@ var fetchSnippets = []string{
 	`const h = new Headers({ B: '2', a: '1' }); h.append('a', '3'); h.set('C', 'x'); h.delete('b'); console.log([...h], h.get('A'), h.has('c'), h.get('zz')); h.forEach((v, k) => console.log(k, v))`,
 	`try { new Headers({ 'bad name': 'x' }) } catch (e) { console.log(e.name) }`,
 	`const h = new Headers({ a: '1', B: '2' }); h.append('b', '3'); console.log(h, new Headers())`,
+	`fetch(BASE + '/text').then(async (r) => { const rd = r.body.getReader(); const a = await rd.read(); const b = await rd.read(); console.log(a.done, a.value.length, b.done, b.value, r.bodyUsed, r.body.locked); rd.releaseLock(); console.log(r.body.locked); await r.text().catch((e) => console.log(e.name)); })`,
+	`console.log(new Response('abc').body !== null, new Response(null).body, new Response(null, { status: 204 }).bodyUsed)`,
 	`fetch(BASE + '/json').then((r) => console.log(r.headers.get('Content-Type'), [...r.headers.keys()].includes('content-type')))`,
 	`const r = new Response('body', { status: 201, statusText: 'Made', headers: { 'X-A': '1' } }); console.log(r.status, r.statusText, r.ok, r.headers.get('x-a'), r.headers.get('content-type')); r.text().then(console.log)`,
 	`Response.json({ a: 1 }).json().then((j) => console.log(j, Response.json(1).headers.get('content-type')))`,

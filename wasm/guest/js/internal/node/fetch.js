@@ -93,6 +93,40 @@
     return [te.encode(String(body)), 'text/plain;charset=UTF-8'];
   }
 
+  // BodyStream is the body as a one-chunk stream: getReader().read() and
+  // for await...of give the whole body (already read from the host) once.
+  class BodyStream {
+    constructor(owner) { this._owner = owner; this._reader = null; }
+    get locked() { return this._reader !== null; }
+    getReader() {
+      if (this._reader) throw new TypeError('ReadableStream is locked');
+      const owner = this._owner;
+      const stream = this;
+      if (owner._used) throw new TypeError('Body is unusable: Body has already been read');
+      owner._used = true;
+      let done = false;
+      this._reader = {
+        read() {
+          if (done) return Promise.resolve({ done: true, value: undefined });
+          done = true;
+          const b = owner._bytes;
+          return Promise.resolve(b.length ? { done: false, value: new Uint8Array(b) } : { done: true, value: undefined });
+        },
+        releaseLock() { if (stream._reader === this) stream._reader = null; },
+        cancel() { done = true; return Promise.resolve(); },
+        closed: Promise.resolve(undefined),
+      };
+      return this._reader;
+    }
+    cancel() { this._owner._used = true; return Promise.resolve(); }
+    [Symbol.asyncIterator]() {
+      const r = this.getReader();
+      return { next: () => r.read(), return: () => { r.cancel(); return Promise.resolve({ done: true, value: undefined }); }, [Symbol.asyncIterator]() { return this; } };
+    }
+    get [Symbol.toStringTag]() { return 'ReadableStream'; }
+    [customInspect]() { return view('ReadableStream', { locked: this.locked, state: 'readable', supportsBYOB: false }); }
+  }
+
   // The body methods Request and Response share.
   const bodyMethods = {
     _take() {
@@ -101,7 +135,11 @@
       return Promise.resolve(this._bytes || new Uint8Array(0));
     },
     get bodyUsed() { return this._used; },
-    get body() { return this._bytes === null ? null : this._bytes; },
+    get body() {
+      if (this._bytes === null) return null;
+      if (!this._stream) this._stream = new BodyStream(this);
+      return this._stream;
+    },
     text() { return this._take().then((b) => td.decode(b)); },
     json() { return this.text().then((s) => JSON.parse(s)); },
     arrayBuffer() { return this._take().then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); },
