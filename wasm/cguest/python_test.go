@@ -47,7 +47,7 @@ try:
 except subprocess.TimeoutExpired:
     print("TimeoutExpired")'`, "TimeoutExpired\n", "", 0},
 		{"subprocess env without PATH", `python3 -c 'import subprocess; print(subprocess.run(["printenv", "A"], env={"A": "1"}, capture_output=True, text=True).stdout, end="")'`, "1\n", "", 0},
-		{"no network", `python3 -c 'import urllib.request; urllib.request.urlopen("http://example.com")'`, "", "network access is not available in this sandbox", 1},
+		{"no network", `python3 -c 'import urllib.request; urllib.request.urlopen("http://example.com/")'`, "", "wasmsand: network access to http://example.com/ is not allowed", 1},
 		{"no threads", `python3 -c 'import threading; threading.Thread(target=print).start()'`, "", "RuntimeError", 1},
 		{"no sockets", `python3 -c 'import socket; socket.create_connection(("example.com", 80))'`, "", "Error", 1},
 	}

@@ -23,8 +23,11 @@ var inspectJS string
 //go:embed prelude.js
 var preludeSrc string
 
+//go:embed fetch.js
+var fetchJS string
+
 // preludeJS runs once per runtime: the formatter, then the rest.
-var preludeJS = inspectJS + "\n" + preludeSrc + "\n;__wasmsand"
+var preludeJS = inspectJS + "\n" + preludeSrc + "\n" + fetchJS + "\n;__wasmsand"
 
 // setupHost makes the __wasmsand object the prelude reads its Go helpers from.
 func (rt *runtime) setupHost() {
@@ -68,6 +71,7 @@ func (rt *runtime) setupHost() {
 		}
 		return o
 	})
+	rt.setupFetch(h)
 	vm.Set("__wasmsand", h)
 }
 

@@ -137,13 +137,6 @@ func (rt *runtime) setup() {
 	rt.setupProcess()
 	rt.setupTimers()
 	g.Set("require", rt.makeRequire(mustGetwd()))
-	g.Set("fetch", func(call goja.FunctionCall) goja.Value {
-		p, _, reject := vm.NewPromise()
-		e := rt.newError("TypeError", "fetch failed: network access is denied in this sandbox (wasmsand has no network allowlist yet)")
-		e.Set("code", "ERR_WASMSAND_NETWORK_DENIED")
-		reject(e)
-		return vm.ToValue(p)
-	})
 	if _, err := vm.RunScript("wasmsand:prelude", preludeJS); err != nil {
 		panic(fmt.Sprintf("node: prelude: %v", err))
 	}
@@ -158,6 +151,9 @@ func (rt *runtime) setup() {
 	g.Set("btoa", prelude.Get("btoa"))
 	g.Set("URL", prelude.Get("URL"))
 	g.Set("URLSearchParams", prelude.Get("URLSearchParams"))
+	for _, name := range []string{"fetch", "Headers", "Request", "Response", "AbortController", "AbortSignal"} {
+		g.Set(name, prelude.Get(name))
+	}
 	cr := rt.cryptoModule()
 	rt.builtin["crypto"] = cr
 	rt.process.Set("stdin", prelude.Get("stdin"))
@@ -466,7 +462,7 @@ var builtinNames = map[string]bool{
 func unsupportedReason(name string) string {
 	switch name {
 	case "http", "https", "net", "tls", "dgram", "dns", "http2":
-		return "the sandbox has no network (fetch() is denied too)"
+		return "use fetch(), which goes through the sandbox's network allowlist"
 	case "worker_threads", "cluster":
 		return "the sandbox runs one single-threaded guest per process; use child_process.execSync"
 	case "vm":
