@@ -237,6 +237,13 @@ func (r *Interp) specialAssign(name, value string) {
 		r.secondsAt = r.now()
 	case "BASH_ARGV0":
 		r.arg0 = value // assigning BASH_ARGV0 sets $0
+	case "OPTIND":
+		// Assigning OPTIND (other than getopts itself) restarts getopts
+		// at the start of a word, as bash's getopts_reset does.
+		if !r.getoptsSetting {
+			r.getoptsSub = 0
+			r.getoptsInd, _ = strconv.Atoi(value)
+		}
 	}
 }
 

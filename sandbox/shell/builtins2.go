@@ -706,6 +706,13 @@ func builtinDisown(r *Interp, args []string) int {
 // --- getopts ---------------------------------------------------------
 
 func builtinGetopts(r *Interp, args []string) int {
+	if len(args) > 1 && args[1] == "--" {
+		args = append(args[:1:1], args[2:]...)
+	} else if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
+		r.builtinErr("getopts", "%s: invalid option", args[1][:2])
+		r.writeErr("getopts: usage: getopts optstring name [arg ...]\n")
+		return 2
+	}
 	if len(args) < 3 {
 		r.writeErr("getopts: usage: getopts optstring name [arg ...]\n")
 		return 2
@@ -738,7 +745,9 @@ func builtinGetopts(r *Interp, args []string) int {
 	}
 	setInd := func(n int) {
 		r.getoptsInd = n
+		r.getoptsSetting = true
 		r.assignQuiet("OPTIND", strconv.Itoa(n))
+		r.getoptsSetting = false
 	}
 	if optind > len(params) {
 		r.assignQuiet(name, "?")

@@ -445,8 +445,14 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	r.source = f.body.src
 	line := r.lineno
 	hidden := r.hideFuncTraps()
+	optInd, optSub := r.getoptsInd, r.getoptsSub
 	defer func() {
 		r.restoreFuncTraps(hidden)
+		if _, ok := r.vars.top().vars["OPTIND"]; ok {
+			// A function with a local OPTIND gives the caller back its
+			// getopts position, as bash does.
+			r.getoptsInd, r.getoptsSub = optInd, optSub
+		}
 		r.funcDepth--
 		r.frames = r.frames[:len(r.frames)-1]
 		if saved := r.vars.top().opts; saved != nil {

@@ -192,6 +192,7 @@ type Interp struct {
 	disabled               map[string]bool // builtins turned off by enable -n
 	completeSpecs          map[string]string
 	getoptsInd, getoptsSub int
+	getoptsSetting         bool   // getopts is assigning OPTIND itself
 	cmdString              bool   // running a -c string ($- has c)
 	mainSource             string // the last element of BASH_SOURCE: the script, or "" for -c
 	slotFree               bool   // this subshell holds a process slot its one program may use
