@@ -686,6 +686,21 @@ func (r *Interp) braceWords(w *syntax.Word, out *[]*syntax.Word) {
 			parts = append(parts, w.Parts[:i]...)
 			parts = append(parts, it.Parts...)
 			parts = append(parts, w.Parts[i+1:]...)
+			// Brace expansion comes before parameter expansion in bash:
+			// $var{x,y} is $varx $vary, and the name runs on through the
+			// literals after it.
+			for i > 0 && i < len(parts) && len(it.Parts) > 0 {
+				pe, lit, ok := joinParamName(parts[i-1], parts[i])
+				if !ok {
+					break
+				}
+				parts[i-1] = pe
+				if lit != nil {
+					parts[i] = lit
+					break
+				}
+				parts = append(parts[:i], parts[i+1:]...)
+			}
 			r.braceWords(&syntax.Word{Parts: parts}, out)
 			if len(*out) > r.sh.cfg.Limits.MaxWords {
 				r.fail(1, "brace expansion would produce more than %d words", r.sh.cfg.Limits.MaxWords)
@@ -694,6 +709,38 @@ func (r *Interp) braceWords(w *syntax.Word, out *[]*syntax.Word) {
 		return
 	}
 	*out = append(*out, w)
+}
+
+// joinParamName joins a $name written without braces and the literal that
+// brace expansion put right after it: the name runs on into the literal's
+// leading name characters. lit is what is left of the literal, or nil.
+func joinParamName(prev, next syntax.WordPart) (*syntax.ParamExp, *syntax.Lit, bool) {
+	pe, ok := prev.(*syntax.ParamExp)
+	l, ok2 := next.(*syntax.Lit)
+	if !ok || !ok2 || !pe.Short || pe.Param == nil || !validName(pe.Param.Value) || pe.Index != nil {
+		return nil, nil, false
+	}
+	n := 0
+	for n < len(l.Value) {
+		c := l.Value[n]
+		if c != '_' && !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z') && !('0' <= c && c <= '9') {
+			break
+		}
+		n++
+	}
+	if n == 0 {
+		return nil, nil, false
+	}
+	cp := *pe
+	param := *pe.Param
+	param.Value += l.Value[:n]
+	cp.Param = &param
+	if n == len(l.Value) {
+		return &cp, nil, true
+	}
+	rest := *l
+	rest.Value = l.Value[n:]
+	return &cp, &rest, true
 }
 
 // braceSequence generates {x..y[..incr]}.
