@@ -24,6 +24,9 @@ import (
 
 // Errors of a Manager.
 var (
+	// ErrBadID is returned for a session ID that cannot name a snapshot
+	// in a store (see sandbox.CheckName).
+	ErrBadID = errors.New("session: bad session ID")
 	// ErrTooManySessions is returned when MaxSessions sessions are live
 	// and none can be evicted.
 	ErrTooManySessions = errors.New("session: too many sessions")
@@ -46,7 +49,10 @@ type Config struct {
 	// evicted or released session is saved as Snapshot's bytes and comes
 	// back through Restore. Snapshot and Restore are meant to be
 	// (*sandbox.Sandbox).Snapshot and sandbox.Restore.
-	Store    Store
+	// Sessions are stored under their IDs, so the store may be shared
+	// by any number of Managers (replicas of a server) and a session
+	// moves between them.
+	Store    sandbox.Store
 	Snapshot func(*sandbox.Sandbox) ([]byte, error)
 	Restore  func(ctx context.Context, snapshot []byte, opts sandbox.Options) (*sandbox.Sandbox, error)
 
@@ -112,6 +118,15 @@ func NewManager(cfg Config) (*Manager, error) {
 	return m, nil
 }
 
+// CheckID reports whether id can be a session ID: it names the session's
+// snapshot in a store, so it follows sandbox.CheckName.
+func CheckID(id string) error {
+	if err := sandbox.CheckName(id); err != nil {
+		return fmt.Errorf("%w %q: 1 to 128 letters, digits, '.', '_' and '-', not starting with '.'", ErrBadID, id)
+	}
+	return nil
+}
+
 // persistent reports whether sessions outlive memory.
 func (m *Manager) persistent() bool { return m.cfg.Store != nil }
 
@@ -119,6 +134,9 @@ func (m *Manager) persistent() bool { return m.cfg.Store != nil }
 // store) if it is not in memory. The session is not evicted until release
 // is called; call it once, when the work on the session is done.
 func (m *Manager) Acquire(ctx context.Context, id string) (s *Session, release func(), err error) {
+	if err := CheckID(id); err != nil {
+		return nil, nil, err
+	}
 	for {
 		m.mu.Lock()
 		if m.closed {
@@ -199,14 +217,14 @@ func (m *Manager) open(ctx context.Context, id string) (*Session, bool, error) {
 	var sb *sandbox.Sandbox
 	restored := false
 	if m.persistent() {
-		b, err := m.cfg.Store.Load(ctx, id)
+		b, err := m.cfg.Store.Get(ctx, id)
 		switch {
 		case err == nil:
 			if sb, err = m.cfg.Restore(ctx, b, m.cfg.Sandbox); err != nil {
 				return nil, false, fmt.Errorf("session %s: restoring: %w", id, err)
 			}
 			restored = true
-		case !errors.Is(err, ErrNotFound):
+		case !errors.Is(err, sandbox.ErrNotFound):
 			return nil, false, fmt.Errorf("session %s: loading: %w", id, err)
 		}
 	}
@@ -267,7 +285,7 @@ func (m *Manager) finish(ctx context.Context, s *Session, done chan struct{}, sa
 	if save && m.persistent() {
 		var b []byte
 		if b, err = m.cfg.Snapshot(s.Sandbox()); err == nil {
-			err = m.cfg.Store.Save(ctx, s.ID, b)
+			err = m.cfg.Store.Put(ctx, s.ID, b)
 		}
 		if err != nil {
 			err = fmt.Errorf("session %s: saving: %w", s.ID, err)
@@ -303,7 +321,7 @@ func (m *Manager) End(ctx context.Context, id string, keep bool) error {
 		err = m.finish(ctx, s, done, keep)
 	}
 	if m.persistent() && !keep {
-		if derr := m.cfg.Store.Delete(ctx, id); derr != nil && !errors.Is(derr, ErrNotFound) {
+		if derr := m.cfg.Store.Delete(ctx, id); derr != nil && !errors.Is(derr, sandbox.ErrNotFound) {
 			err = errors.Join(err, derr)
 		}
 	}
