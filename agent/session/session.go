@@ -127,8 +127,9 @@ func CheckID(id string) error {
 	return nil
 }
 
-// persistent reports whether sessions outlive memory.
-func (m *Manager) persistent() bool { return m.cfg.Store != nil }
+// Persistent reports whether sessions outlive memory: whether the Manager
+// has a store.
+func (m *Manager) Persistent() bool { return m.cfg.Store != nil }
 
 // Acquire returns the session id, creating it (or restoring it from the
 // store) if it is not in memory. The session is not evicted until release
@@ -216,7 +217,7 @@ func (m *Manager) releaser(s *Session) func() {
 func (m *Manager) open(ctx context.Context, id string) (*Session, bool, error) {
 	var sb *sandbox.Sandbox
 	restored := false
-	if m.persistent() {
+	if m.Persistent() {
 		b, err := m.cfg.Store.Get(ctx, id)
 		switch {
 		case err == nil:
@@ -252,7 +253,7 @@ func (m *Manager) makeRoomLocked() (victim *Session, done chan struct{}, err err
 	if m.cfg.MaxSessions <= 0 || m.stats.Live < m.cfg.MaxSessions {
 		return nil, nil, nil
 	}
-	if m.persistent() {
+	if m.Persistent() {
 		for e := m.lru.Front(); e != nil; e = e.Next() {
 			if s := e.Value.(*Session); s.refs == 0 {
 				m.stats.Evicted++
@@ -282,7 +283,7 @@ func (m *Manager) detachLocked(s *Session) chan struct{} {
 // the store keeps its last good snapshot.
 func (m *Manager) finish(ctx context.Context, s *Session, done chan struct{}, save bool) error {
 	var err error
-	if save && m.persistent() {
+	if save && m.Persistent() {
 		var b []byte
 		if b, err = m.cfg.Snapshot(s.Sandbox()); err == nil {
 			err = m.cfg.Store.Put(ctx, s.ID, b)
@@ -293,7 +294,7 @@ func (m *Manager) finish(ctx context.Context, s *Session, done chan struct{}, sa
 	}
 	s.Sandbox().Close()
 	m.mu.Lock()
-	if err == nil && save && m.persistent() {
+	if err == nil && save && m.Persistent() {
 		m.stats.Saved++
 	}
 	if m.pending[s.ID] == done {
@@ -320,7 +321,7 @@ func (m *Manager) End(ctx context.Context, id string, keep bool) error {
 	if s != nil {
 		err = m.finish(ctx, s, done, keep)
 	}
-	if m.persistent() && !keep {
+	if m.Persistent() && !keep {
 		if derr := m.cfg.Store.Delete(ctx, id); derr != nil && !errors.Is(derr, sandbox.ErrNotFound) {
 			err = errors.Join(err, derr)
 		}

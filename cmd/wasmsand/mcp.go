@@ -19,6 +19,7 @@ import (
 	"github.com/wasmsand/wasmsand/agent"
 	"github.com/wasmsand/wasmsand/agent/mcpserver"
 	"github.com/wasmsand/wasmsand/agent/session"
+	"github.com/wasmsand/wasmsand/sandbox"
 )
 
 const mcpUsage = `wasmsand mcp serves sandboxes to AI agents over the Model Context Protocol.
@@ -40,6 +41,18 @@ Flags:
                           as long as its client
   --max-output BYTES      output of a tool call shown to the model, per stream,
                           head and tail kept (default 16K)
+  --state DIR|s3://BUCKET[/PREFIX]
+                          service mode: keep sessions in this snapshot store;
+                          idle sandboxes (--idle-timeout) are saved to it and
+                          evicted, and come back on their next call, across
+                          reconnects, restarts and replicas sharing the store.
+                          S3: endpoint from WASMSAND_S3_ENDPOINT (default
+                          https://s3.amazonaws.com), keys from
+                          AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
+  --session NAME          the named session (workspace) of connections that do
+                          not name one (default $WASMSAND_SESSION); needs
+                          --state. Over HTTP a client names its own with the
+                          header Wasmsand-Session: NAME or /mcp?session=NAME
   and the sandbox flags of 'wasmsand --help' (--timeout, --fs-limit,
   --memory-limit, --max-processes, --fuel, --output-limit, --env, --cwd,
   --seed, --clock, --tools, --cache-dir), which bind every session.
@@ -50,7 +63,7 @@ closes.
 
 // mcpMain runs "wasmsand mcp".
 func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	httpAddr := ""
+	httpAddr, state, name := "", "", os.Getenv("WASMSAND_SESSION")
 	maxSessions, idle, maxOutput := 100, 30*time.Minute, int64(16<<10)
 	var rest []string
 	for i := 0; i < len(argv); i++ {
@@ -61,7 +74,7 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 			continue
 		}
 		switch name {
-		case "http", "max-sessions", "idle-timeout", "max-output":
+		case "http", "max-sessions", "idle-timeout", "max-output", "state", "session":
 		case "h", "help":
 			io.WriteString(stdout, mcpUsage)
 			return 0
@@ -81,6 +94,10 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 		switch name {
 		case "http":
 			httpAddr = value
+		case "state":
+			state = value
+		case "session":
+			name = value
 		case "max-sessions":
 			maxSessions, err = strconv.Atoi(value)
 			if err == nil && maxSessions < 0 {
@@ -116,21 +133,48 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var store sandbox.Store
+	if state != "" {
+		if store, err = openStore(ctx, state); err != nil {
+			fmt.Fprintf(stderr, "wasmsand mcp: --state: %v\n", err)
+			return exitSetup
+		}
+	}
+	if name != "" {
+		if store == nil {
+			fmt.Fprintf(stderr, "wasmsand mcp: --session (or WASMSAND_SESSION) needs --state\n")
+			return exitUsage
+		}
+		if err := session.CheckID(name); err != nil {
+			fmt.Fprintf(stderr, "wasmsand mcp: --session: %v\n", err)
+			return exitUsage
+		}
+	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	mo := mcpserver.Options{
 		Sessions: session.Config{
 			Sandbox:     cfg.opts,
 			MaxSessions: maxSessions,
 			Agent:       agent.Options{MaxOutputBytes: int(maxOutput)},
-			// No IdleTimeout: without a snapshot store, evicting a sandbox
-			// would lose its state under a session that goes on. An idle
-			// HTTP session ends instead (SessionTimeout), and its sandbox
-			// with it; a stdio session lasts as long as its client.
 		},
 		Version: versionString(),
 		Logger:  log,
 	}
+	if store != nil {
+		// Service mode: sessions live in the store; an idle sandbox is
+		// evicted to it and comes back on its next call, here or in
+		// another process sharing the store.
+		mo.Sessions.Store = store
+		mo.Sessions.Snapshot = (*sandbox.Sandbox).Snapshot
+		mo.Sessions.Restore = sandbox.Restore
+		mo.Sessions.IdleTimeout = idle
+		mo.Session = name
+	}
 	if httpAddr != "" {
+		// An idle HTTP session ends, and its sandbox with it (saved first
+		// in service mode). Without a store there is no idle eviction:
+		// it would lose the state of a session that goes on. A stdio
+		// session lasts as long as its client.
 		mo.SessionTimeout = idle
 	}
 	srv, err := mcpserver.New(ctx, mo)
