@@ -38,7 +38,9 @@ Flags:
   --max-sessions N        sandboxes alive at once (default 100; 0: no cap)
   --idle-timeout DURATION over HTTP, end a session (and its sandbox) unused this
                           long (default 30m; 0: never); a stdio session lasts
-                          as long as its client
+                          as long as its client. With --state, evict a sandbox
+                          unused this long to the store instead (HTTP sessions
+                          then last at least 30m)
   --max-output BYTES      output of a tool call shown to the model, per stream,
                           head and tail kept (default 16K)
   --state DIR|s3://BUCKET[/PREFIX]
@@ -171,11 +173,16 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 		mo.Session = name
 	}
 	if httpAddr != "" {
-		// An idle HTTP session ends, and its sandbox with it (saved first
-		// in service mode). Without a store there is no idle eviction:
-		// it would lose the state of a session that goes on. A stdio
-		// session lasts as long as its client.
+		// An idle HTTP session ends, and its sandbox with it. Without a
+		// store there is no idle eviction: it would lose the state of a
+		// session that goes on. With one, the sandbox is evicted after
+		// --idle-timeout while the (cheap) MCP session lasts at least 30
+		// minutes, so that a client need not reconnect to find it back.
+		// A stdio session lasts as long as its client.
 		mo.SessionTimeout = idle
+		if store != nil && idle > 0 {
+			mo.SessionTimeout = max(idle, 30*time.Minute)
+		}
 	}
 	srv, err := mcpserver.New(ctx, mo)
 	if err != nil {
