@@ -102,6 +102,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	ao := opts.Sessions.Agent
 	ao.Sandbox = opts.Sessions.Sandbox
+	ao.Store = opts.Sessions.Store // for the snapshot tool's description
 	ts, err := agent.New(sb, ao)
 	sb.Close()
 	if err != nil {

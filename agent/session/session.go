@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -119,10 +120,12 @@ func NewManager(cfg Config) (*Manager, error) {
 }
 
 // CheckID reports whether id can be a session ID: it names the session's
-// snapshot in a store, so it follows sandbox.CheckName.
+// snapshot in a store, so it follows sandbox.CheckName, and it holds no
+// "..", which separates the ID from the names of the session's own
+// snapshots (the snapshot tool's) in the store.
 func CheckID(id string) error {
-	if err := sandbox.CheckName(id); err != nil {
-		return fmt.Errorf("%w %q: 1 to 128 letters, digits, '.', '_' and '-', not starting with '.'", ErrBadID, id)
+	if err := sandbox.CheckName(id); err != nil || strings.Contains(id, "..") {
+		return fmt.Errorf("%w %q: 1 to 128 letters, digits, '.', '_' and '-', not starting with '.' nor holding \"..\"", ErrBadID, id)
 	}
 	return nil
 }
@@ -237,6 +240,11 @@ func (m *Manager) open(ctx context.Context, id string) (*Session, bool, error) {
 	}
 	ao := m.cfg.Agent
 	ao.Sandbox = m.cfg.Sandbox
+	if m.Persistent() {
+		// The snapshot tool keeps this session's snapshots beside it, as
+		// ID..NAME: no session ID holds "..", so no session sees another's.
+		ao.Store, ao.SnapshotPrefix = m.cfg.Store, id+".."
+	}
 	tools, err := agent.New(sb, ao)
 	if err != nil {
 		sb.Close()

@@ -155,10 +155,26 @@ func TestMCPServiceRestart(t *testing.T) {
 		t.Fatalf("after eviction: %q", got)
 	}
 
+	// The snapshot tools keep their snapshots beside the session's.
+	r, isErr := mcpCall(t, cs, "snapshot", map[string]any{"name": "cp"})
+	if isErr || r["name"] != "cp" {
+		t.Fatalf("snapshot: %v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "work..cp.wsbx")); err != nil {
+		t.Fatalf("snapshot not in the store: %v", err)
+	}
+	runIn(t, cs, "echo changed > f.txt; X=0; cd /")
+	if r, isErr := mcpCall(t, cs, "restore", map[string]any{"name": "cp"}); isErr {
+		t.Fatalf("restore: %v", r)
+	}
+	if got := runIn(t, cs, checkUp); got != wantUp {
+		t.Fatalf("after restore: %q, want %q", got, wantUp)
+	}
+
 	// A bad name is a tool error, not a failed server.
 	bad := connectNamed(t, url, "../etc")
 	defer bad.Close()
-	r, isErr := mcpCall(t, bad, "sandbox_run", map[string]any{"command": "true"})
+	r, isErr = mcpCall(t, bad, "sandbox_run", map[string]any{"command": "true"})
 	if !isErr || r["error"].(map[string]any)["code"] != "INVALID_ARGUMENT" {
 		t.Fatalf("bad session name: %v", r)
 	}
@@ -218,4 +234,3 @@ func TestMCPServiceReplicas(t *testing.T) {
 		t.Fatalf("store: %+v %v", l, err)
 	}
 }
-
