@@ -2,9 +2,12 @@
 // Protocol, on the official Go SDK (github.com/modelcontextprotocol/go-sdk).
 //
 // Each MCP session gets its own sandbox, made on its first tool call or
-// resource read and ended with the session. The tools are those of package
-// agent (sandbox_run, read_file, write_file, list_dir, run_code); the
-// sandbox's files are resources under the template sandbox:///{+path}.
+// resource read and ended with the session; with a store, a client can
+// instead name a persistent session (SessionHeader) that outlives
+// connections and server processes. The tools are those of package agent
+// (sandbox_run, read_file, write_file, list_dir, run_code, snapshot,
+// restore); the sandbox's files are resources under the template
+// sandbox:///{+path}.
 // A failing tool call is an MCP tool error (isError), never a failed
 // server, and no panic escapes a handler.
 package mcpserver

@@ -26,7 +26,9 @@ const mcpUsage = `wasmsand mcp serves sandboxes to AI agents over the Model Cont
 
 Each MCP session gets its own sandbox: a bash shell with the tools over an
 in-memory filesystem. The tools are sandbox_run, read_file, write_file,
-list_dir and run_code; the sandbox's files are resources sandbox:///PATH.
+list_dir, run_code, snapshot and restore; the sandbox's files are resources
+sandbox:///PATH. With --state, sessions are kept in a store and can be
+named by the client, so they outlive connections and server processes.
 
 Usage:
   wasmsand mcp [flags]                       serve one client over stdin/stdout
