@@ -174,12 +174,23 @@ func (s *Server) Handler() http.Handler {
 	})
 }
 
-// Close ends every sandbox (saving them when sessions are persistent).
+// Close ends every sandbox, saving the named sessions when sessions are
+// persistent.
 func (s *Server) Close(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
+	var unnamed []string
+	for _, key := range s.keys {
+		unnamed = append(unnamed, key)
+	}
 	s.mu.Unlock()
-	return s.sessions.Close(ctx)
+	// The sandboxes of MCP sessions end with the server: no client can
+	// name them to a new one. Named sessions are saved by Close.
+	var errs []error
+	for _, key := range unnamed {
+		errs = append(errs, s.sessions.End(ctx, key, false))
+	}
+	return errors.Join(append(errs, s.sessions.Close(ctx))...)
 }
 
 // acquire finds the sandbox of a request: the named session of its
@@ -214,7 +225,9 @@ func (s *Server) acquire(ctx context.Context, ss *mcp.ServerSession, extra *mcp.
 			s.mu.Lock()
 			delete(s.keys, ss)
 			s.mu.Unlock()
-			if err := s.sessions.End(context.Background(), key, true); err != nil {
+			// No client can come back to an ended MCP session: its
+			// sandbox goes, and from the store too.
+			if err := s.sessions.End(context.Background(), key, false); err != nil {
 				s.log.Error("ending session", "session", key, "err", err)
 			}
 		}()

@@ -136,9 +136,17 @@ func TestMCPServiceRestart(t *testing.T) {
 	}
 	runIn(t, cs, setUp)
 	cs.Close()
-	stop() // saves the live sessions
-	if _, err := os.Stat(filepath.Join(dir, "work.wsbx")); err != nil {
-		t.Fatalf("no snapshot after the server stopped: %v", err)
+	// A session not named is tied to its MCP session, which no client can
+	// name after a restart: it leaves nothing in the store.
+	anon, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, anon, "echo anon > a.txt")
+	stop() // saves the live named sessions
+	anon.Close()
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 1 || ents[0].Name() != "work.wsbx" {
+		t.Fatalf("store after the server stopped: %v %v", ents, err)
 	}
 
 	url, _ = startMCPHTTP(t, nil, "--state", dir, "--idle-timeout", "300ms")
