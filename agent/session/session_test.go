@@ -200,6 +200,18 @@ func TestPersistentSessions(t *testing.T) {
 		}
 	}
 	check(m)
+	// The snapshot tool keeps the session's snapshots beside it.
+	s, release, err = m.Acquire(ctx, "work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Tools.Call(ctx, "snapshot", []byte(`{"name":"cp"}`)); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if _, err := sandbox.DirStore(dir).Get(ctx, "work..cp"); err != nil {
+		t.Fatalf("the snapshot tool's snapshot: %v", err)
+	}
 	if st := m.Stats(); st.Restored != 1 || st.Saved != 1 {
 		t.Fatalf("stats %+v", st)
 	}
@@ -219,7 +231,7 @@ func TestPersistentSessions(t *testing.T) {
 	if _, err := sandbox.DirStore(dir).Get(ctx, "work"); !errors.Is(err, sandbox.ErrNotFound) {
 		t.Fatalf("after End without keep: %v", err)
 	}
-	for _, bad := range []string{"", "..", ".hidden", "a/b", "../../etc/passwd"} {
+	for _, bad := range []string{"", "..", ".hidden", "a/b", "../../etc/passwd", "a..b"} {
 		if _, _, err := m2.Acquire(ctx, bad); !errors.Is(err, ErrBadID) {
 			t.Errorf("ID %q: %v", bad, err)
 		}

@@ -67,7 +67,7 @@ closes.
 
 // mcpMain runs "wasmsand mcp".
 func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	httpAddr, state, name := "", "", os.Getenv("WASMSAND_SESSION")
+	httpAddr, state, sessName := "", "", os.Getenv("WASMSAND_SESSION")
 	maxSessions, idle, maxOutput := 100, 30*time.Minute, int64(16<<10)
 	var rest []string
 	for i := 0; i < len(argv); i++ {
@@ -101,7 +101,7 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 		case "state":
 			state = value
 		case "session":
-			name = value
+			sessName = value
 		case "max-sessions":
 			maxSessions, err = strconv.Atoi(value)
 			if err == nil && maxSessions < 0 {
@@ -114,6 +114,16 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmsand mcp: invalid value %q for --%s\n", value, name)
+			return exitUsage
+		}
+	}
+	if sessName != "" {
+		if state == "" {
+			fmt.Fprintf(stderr, "wasmsand mcp: --session (or WASMSAND_SESSION) needs --state\n")
+			return exitUsage
+		}
+		if err := session.CheckID(sessName); err != nil {
+			fmt.Fprintf(stderr, "wasmsand mcp: --session: %v\n", err)
 			return exitUsage
 		}
 	}
@@ -144,16 +154,7 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 			return exitSetup
 		}
 	}
-	if name != "" {
-		if store == nil {
-			fmt.Fprintf(stderr, "wasmsand mcp: --session (or WASMSAND_SESSION) needs --state\n")
-			return exitUsage
-		}
-		if err := session.CheckID(name); err != nil {
-			fmt.Fprintf(stderr, "wasmsand mcp: --session: %v\n", err)
-			return exitUsage
-		}
-	}
+
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	mo := mcpserver.Options{
 		Sessions: session.Config{
@@ -172,7 +173,7 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 		mo.Sessions.Snapshot = (*sandbox.Sandbox).Snapshot
 		mo.Sessions.Restore = sandbox.Restore
 		mo.Sessions.IdleTimeout = idle
-		mo.Session = name
+		mo.Session = sessName
 	}
 	if httpAddr != "" {
 		// An idle HTTP session ends, and its sandbox with it. Without a

@@ -189,24 +189,27 @@ func TestMCPServiceRestart(t *testing.T) {
 }
 
 // TestMCPServiceStdio resumes the session named by WASMSAND_SESSION in a
-// new stdio server process.
+// new stdio server process given --session.
 func TestMCPServiceStdio(t *testing.T) {
 	dir := t.TempDir()
-	connect := func() *mcp.ClientSession {
+	connect := func(byFlag bool) *mcp.ClientSession {
 		cmd := mcpCommand(t, "--state", dir)
 		cmd.Env = append(os.Environ(), "WASMSAND_SESSION=proj")
+		if byFlag {
+			cmd = mcpCommand(t, "--state", dir, "--session", "proj")
+		}
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return cs
 	}
-	cs := connect()
+	cs := connect(false)
 	runIn(t, cs, setUp)
 	if err := cs.Close(); err != nil {
 		t.Fatal(err)
 	}
-	cs = connect()
+	cs = connect(true)
 	defer cs.Close()
 	if got := runIn(t, cs, checkUp); got != wantUp {
 		t.Fatalf("new process: %q, want %q", got, wantUp)
@@ -240,5 +243,21 @@ func TestMCPServiceReplicas(t *testing.T) {
 	}
 	if l, err := st.List(context.Background()); err != nil || len(l) != 1 || l[0].Name != "shared" {
 		t.Fatalf("store: %+v %v", l, err)
+	}
+}
+
+// TestMCPNamedSessionNeedsStore: without --state a named session is a tool
+// error, and --session is a usage error.
+func TestMCPNamedSessionNeedsStore(t *testing.T) {
+	url, _ := startMCPHTTP(t, nil)
+	cs := connectNamed(t, url, "work")
+	defer cs.Close()
+	r, isErr := mcpCall(t, cs, "sandbox_run", map[string]any{"command": "true"})
+	if e, _ := r["error"].(map[string]any); !isErr || e["code"] != "INVALID_ARGUMENT" || !strings.Contains(e["message"].(string), "--state") {
+		t.Fatalf("named session without a store: %v", r)
+	}
+	res := runBin(t, wasmsandBin(t), "", "mcp", "--session", "work")
+	if res.code != exitUsage || !strings.Contains(res.stderr, "needs --state") {
+		t.Fatalf("--session without --state: %+v", res)
 	}
 }
