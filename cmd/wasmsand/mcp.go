@@ -82,6 +82,9 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 		case "h", "help":
 			io.WriteString(stdout, mcpUsage)
 			return 0
+		case "state-name":
+			fmt.Fprintf(stderr, "wasmsand mcp: --state-name is for one sandbox; name a session with --session or the Wasmsand-Session header\n")
+			return exitUsage
 		default:
 			rest = append(rest, a)
 			continue

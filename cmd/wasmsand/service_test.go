@@ -260,4 +260,8 @@ func TestMCPNamedSessionNeedsStore(t *testing.T) {
 	if res.code != exitUsage || !strings.Contains(res.stderr, "needs --state") {
 		t.Fatalf("--session without --state: %+v", res)
 	}
+	res = runBin(t, wasmsandBin(t), "", "mcp", "--state", t.TempDir(), "--state-name", "x")
+	if res.code != exitUsage || !strings.Contains(res.stderr, "--session") {
+		t.Fatalf("--state-name: %+v", res)
+	}
 }
