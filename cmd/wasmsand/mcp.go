@@ -54,8 +54,8 @@ Flags:
                           https://s3.amazonaws.com), keys from
                           AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY
   --session NAME          the named session (workspace) of connections that do
-                          not name one (default $WASMSAND_SESSION); needs
-                          --state. Over HTTP a client names its own with the
+                          not name one (default $WASMSAND_SESSION, over stdio
+                          "default"); needs --state. Over HTTP a client names its own with the
                           header Wasmsand-Session: NAME or /mcp?session=NAME
   and the sandbox flags of 'wasmsand --help' (--timeout, --fs-limit,
   --memory-limit, --max-processes, --fuel, --output-limit, --env, --cwd,
@@ -177,6 +177,11 @@ func mcpMain(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr
 		mo.Sessions.Restore = sandbox.Restore
 		mo.Sessions.IdleTimeout = idle
 		mo.Session = sessName
+		if sessName == "" && httpAddr == "" {
+			// A stdio server has one client: --state alone keeps its
+			// sandbox, as 'wasmsand --state DIR' does.
+			mo.Session = "default"
+		}
 	}
 	if httpAddr != "" {
 		// An idle HTTP session ends, and its sandbox with it. Without a

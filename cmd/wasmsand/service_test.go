@@ -210,9 +210,26 @@ func TestMCPServiceStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs = connect(true)
-	defer cs.Close()
 	if got := runIn(t, cs, checkUp); got != wantUp {
 		t.Fatalf("new process: %q, want %q", got, wantUp)
+	}
+	cs.Close()
+
+	// --state alone keeps the session "default".
+	for i := range 2 {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: mcpCommand(t, "--state", dir)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			runIn(t, cs, "echo d > /tmp/d.txt")
+		} else if got := runIn(t, cs, "cat /tmp/d.txt"); got != "d\n" {
+			t.Fatalf("default session: %q", got)
+		}
+		cs.Close()
+	}
+	if _, err := os.Stat(filepath.Join(dir, "default.wsbx")); err != nil {
+		t.Fatal(err)
 	}
 }
 
