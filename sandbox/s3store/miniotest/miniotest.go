@@ -95,12 +95,14 @@ func Start(t testing.TB) *Server {
 		<-exited
 		logf.Close()
 	})
-	deadline := time.Now().Add(90 * time.Second) // a loaded machine is slow to start it
+	start := time.Now()
+	deadline := start.Add(90 * time.Second) // a loaded machine is slow to start it
 	for {
 		resp, err := http.Get("http://" + s.Endpoint + "/minio/health/ready")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
+				t.Logf("miniotest: MinIO %s ready on %s in %v", Version, s.Endpoint, time.Since(start).Round(time.Millisecond))
 				return s
 			}
 		}
