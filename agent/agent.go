@@ -36,6 +36,17 @@ type Options struct {
 	MaxFileBytes int
 	// MaxDirEntries caps the entries list_dir returns.
 	MaxDirEntries int
+	// Store, when set, keeps the snapshots the snapshot tool takes, under
+	// SnapshotPrefix + the name given; without it snapshot returns the
+	// snapshot as base64. A session server sets both, the prefix being
+	// its session's, so that sessions sharing a store do not see each
+	// other's snapshots.
+	Store          sandbox.Store
+	SnapshotPrefix string
+	// Replaced, if set, is called after restore swapped in a restored
+	// sandbox, before the old one is closed: a host holding the sandbox
+	// follows the change.
+	Replaced func(sb *sandbox.Sandbox)
 	// Extra tools are offered after the built-in ones. A name already taken
 	// replaces the built-in tool of that name.
 	Extra []Def
@@ -92,7 +103,7 @@ func New(sb *sandbox.Sandbox, opts Options) (*Toolset, error) {
 		commands = append(commands, e.Name())
 	}
 	t := &Toolset{opts: opts, sb: sb}
-	for _, d := range builtinDefs(describe(opts, commands)) {
+	for _, d := range append(builtinDefs(describe(opts, commands)), snapshotDefs(opts)...) {
 		if i := slices.IndexFunc(opts.Extra, func(x Def) bool { return x.Name == d.Name }); i >= 0 {
 			d = opts.Extra[i]
 		}

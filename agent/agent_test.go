@@ -200,7 +200,7 @@ func TestExtraTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	tools := ts.Tools()
-	if n := len(tools); n != 7 || tools[5].Name != "hello" {
+	if n := len(tools); n != 9 || tools[7].Name != "hello" { // 7 built-in tools, then Extra
 		t.Fatalf("tools: %d", n)
 	}
 	if text, isErr := ts.CallJSON(context.Background(), "hello", nil); isErr || string(text) != `{"hello":"world"}` {

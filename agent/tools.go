@@ -22,12 +22,7 @@ const (
 	ToolWriteFile = "write_file"
 	ToolListDir   = "list_dir"
 	ToolRunCode   = "run_code"
-	// Snapshot and restore tools join builtinDefs once the sandbox can
-	// snapshot itself: each is one Def. snapshot's Call saves
-	// t.Sandbox().Snapshot() under a name in a store of Options and returns
-	// the name; restore's Call loads it, makes a sandbox with
-	// sandbox.Restore(ctx, b, t.opts.Sandbox) and swaps it in with
-	// t.Replace, closing the old one.
+	// ToolSnapshot and ToolRestore follow (snapshot.go).
 )
 
 // builtinDefs are the built-in tools, in the order Tools lists them.

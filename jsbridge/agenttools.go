@@ -8,6 +8,7 @@ import (
 	"syscall/js"
 
 	"github.com/wasmsand/wasmsand/agent"
+	"github.com/wasmsand/wasmsand/sandbox"
 )
 
 // toolset returns the agent tools of s, made on first use.
@@ -15,7 +16,19 @@ func (s *jsSandbox) toolset() (*agent.Toolset, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.tools == nil {
-		ts, err := agent.New(s.sb, agent.Options{Sandbox: s.opts})
+		ts, err := agent.New(s.sb, agent.Options{
+			Sandbox: s.opts,
+			// snapshot keeps its snapshots in the sandbox's store (the
+			// one sb.save uses), or returns them as base64 without one.
+			Store: s.opts.Store,
+			// restore swaps the sandbox under the tools; the JS object
+			// follows it.
+			Replaced: func(sb *sandbox.Sandbox) {
+				s.mu.Lock()
+				s.sb = sb
+				s.mu.Unlock()
+			},
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -45,7 +45,7 @@ var (
 
 // StoreError is a failed store operation.
 type StoreError struct {
-	Op   string // "put", "get", "list" or "delete"
+	Op   string // "put", "get", "list" or "delete"; other stores may add theirs (s3store: "create bucket")
 	Name string
 	Err  error // matches ErrQuota or ErrNotFound when that is the cause
 }

@@ -2,9 +2,12 @@
 // Protocol, on the official Go SDK (github.com/modelcontextprotocol/go-sdk).
 //
 // Each MCP session gets its own sandbox, made on its first tool call or
-// resource read and ended with the session. The tools are those of package
-// agent (sandbox_run, read_file, write_file, list_dir, run_code); the
-// sandbox's files are resources under the template sandbox:///{+path}.
+// resource read and ended with the session; with a store, a client can
+// instead name a persistent session (SessionHeader) that outlives
+// connections and server processes. The tools are those of package agent
+// (sandbox_run, read_file, write_file, list_dir, run_code, snapshot,
+// restore); the sandbox's files are resources under the template
+// sandbox:///{+path}.
 // A failing tool call is an MCP tool error (isError), never a failed
 // server, and no panic escapes a handler.
 package mcpserver
@@ -46,7 +49,25 @@ type Options struct {
 	// SessionTimeout closes HTTP sessions that see no request for this
 	// long; 0 keeps them until the client ends them.
 	SessionTimeout time.Duration
+	// Session, when set, names the sandbox of every connection that does
+	// not name one itself (see SessionHeader): a persistent workspace for
+	// a stdio server. It needs Sessions.Store.
+	Session string
 }
+
+// SessionHeader is the HTTP header by which a client names the persistent
+// session (workspace) its calls work on, instead of the one tied to its
+// MCP session: a client that reconnects, or reaches another server
+// process sharing the store, finds its sandbox back under that name.
+// The query parameter "session" of the URL (/mcp?session=NAME) does the
+// same for clients that cannot set headers. Names follow session.CheckID;
+// anyone who knows a name can use its sandbox, so make them hard to guess
+// where clients do not trust each other. Named sessions need a store
+// (Options.Sessions.Store) and are evicted to it when idle.
+const SessionHeader = "Wasmsand-Session"
+
+// ErrNoStore is returned for a named session on a server without a store.
+var ErrNoStore = errors.New("mcpserver: named sessions need a store (wasmsand mcp --state)")
 
 // ResourceTemplate is the URI template of the sandbox's files.
 const ResourceTemplate = "sandbox:///{+path}"
@@ -58,6 +79,7 @@ type Server struct {
 	sessions *session.Manager
 	log      *slog.Logger
 	timeout  time.Duration
+	name     string // Options.Session
 
 	mu     sync.Mutex
 	keys   map[*mcp.ServerSession]string // the session key of each live MCP session
@@ -83,16 +105,25 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	ao := opts.Sessions.Agent
 	ao.Sandbox = opts.Sessions.Sandbox
+	ao.Store = opts.Sessions.Store // for the snapshot tool's description
 	ts, err := agent.New(sb, ao)
 	sb.Close()
 	if err != nil {
 		return nil, err
 	}
+	if opts.Session != "" {
+		if opts.Sessions.Store == nil {
+			return nil, ErrNoStore
+		}
+		if err := session.CheckID(opts.Session); err != nil {
+			return nil, err
+		}
+	}
 	m, err := session.NewManager(opts.Sessions)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{sessions: m, log: log, timeout: opts.SessionTimeout, keys: map[*mcp.ServerSession]string{}}
+	s := &Server{sessions: m, log: log, timeout: opts.SessionTimeout, name: opts.Session, keys: map[*mcp.ServerSession]string{}}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "wasmsand sandbox", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       log,
@@ -130,25 +161,54 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // Handler serves the streamable HTTP transport: one MCP session (and
 // sandbox) per Mcp-Session-Id.
 func (s *Server) Handler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, &mcp.StreamableHTTPOptions{
 		Logger:         s.log,
 		SessionTimeout: s.timeout,
 	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if name := r.URL.Query().Get("session"); name != "" && r.Header.Get(SessionHeader) == "" {
+			r = r.Clone(r.Context())
+			r.Header.Set(SessionHeader, name)
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
-// Close ends every sandbox (saving them when sessions are persistent).
+// Close ends every sandbox, saving the named sessions when sessions are
+// persistent.
 func (s *Server) Close(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
+	var unnamed []string
+	for _, key := range s.keys {
+		unnamed = append(unnamed, key)
+	}
 	s.mu.Unlock()
-	return s.sessions.Close(ctx)
+	// The sandboxes of MCP sessions end with the server: no client can
+	// name them to a new one. Named sessions are saved by Close.
+	var errs []error
+	for _, key := range unnamed {
+		errs = append(errs, s.sessions.End(ctx, key, false))
+	}
+	return errors.Join(append(errs, s.sessions.Close(ctx))...)
 }
 
-// acquire finds the sandbox of ss, making it on first use; when ss ends,
-// its sandbox ends too.
-func (s *Server) acquire(ctx context.Context, ss *mcp.ServerSession) (*session.Session, func(), error) {
+// acquire finds the sandbox of a request: the named session of its
+// SessionHeader or Options.Session, which outlives connections, or else
+// that of its MCP session ss, made on first use and ended with ss.
+func (s *Server) acquire(ctx context.Context, ss *mcp.ServerSession, extra *mcp.RequestExtra) (*session.Session, func(), error) {
 	if ss == nil {
 		return nil, nil, errors.New("mcpserver: a request without a session")
+	}
+	name := s.name
+	if extra != nil && extra.Header.Get(SessionHeader) != "" {
+		name = extra.Header.Get(SessionHeader)
+		if !s.sessions.Persistent() {
+			return nil, nil, ErrNoStore
+		}
+	}
+	if name != "" {
+		return s.sessions.Acquire(ctx, name)
 	}
 	s.mu.Lock()
 	key, ok := s.keys[ss]
@@ -165,7 +225,9 @@ func (s *Server) acquire(ctx context.Context, ss *mcp.ServerSession) (*session.S
 			s.mu.Lock()
 			delete(s.keys, ss)
 			s.mu.Unlock()
-			if err := s.sessions.End(context.Background(), key, true); err != nil {
+			// No client can come back to an ended MCP session: its
+			// sandbox goes, and from the store too.
+			if err := s.sessions.End(context.Background(), key, false); err != nil {
 				s.log.Error("ending session", "session", key, "err", err)
 			}
 		}()
@@ -183,7 +245,7 @@ func (s *Server) toolHandler(name string) mcp.ToolHandler {
 				res, err = errorResult(&agent.Error{Code: agent.CodeInternal, Message: fmt.Sprintf("%v", r)}), nil
 			}
 		}()
-		sess, release, err := s.acquire(ctx, req.Session)
+		sess, release, err := s.acquire(ctx, req.Session, req.Extra)
 		if err != nil {
 			return errorResult(sessionError(err)), nil
 		}
@@ -205,6 +267,8 @@ func sessionError(err error) *agent.Error {
 		code = "TOO_MANY_SESSIONS"
 	case errors.Is(err, session.ErrClosed):
 		code = agent.CodeClosed
+	case errors.Is(err, session.ErrBadID), errors.Is(err, ErrNoStore):
+		code = agent.CodeInvalidArgument
 	}
 	return &agent.Error{Code: code, Message: err.Error()}
 }
@@ -229,7 +293,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	if err != nil || u.Scheme != "sandbox" || u.Host != "" || !path.IsAbs(u.Path) {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	sess, release, err := s.acquire(ctx, req.Session)
+	sess, release, err := s.acquire(ctx, req.Session, req.Extra)
 	if err != nil {
 		return nil, err
 	}

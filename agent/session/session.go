@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,9 @@ import (
 
 // Errors of a Manager.
 var (
+	// ErrBadID is returned for a session ID that cannot name a snapshot
+	// in a store (see sandbox.CheckName).
+	ErrBadID = errors.New("session: bad session ID")
 	// ErrTooManySessions is returned when MaxSessions sessions are live
 	// and none can be evicted.
 	ErrTooManySessions = errors.New("session: too many sessions")
@@ -46,7 +50,10 @@ type Config struct {
 	// evicted or released session is saved as Snapshot's bytes and comes
 	// back through Restore. Snapshot and Restore are meant to be
 	// (*sandbox.Sandbox).Snapshot and sandbox.Restore.
-	Store    Store
+	// Sessions are stored under their IDs, so the store may be shared
+	// by any number of Managers (replicas of a server) and a session
+	// moves between them.
+	Store    sandbox.Store
 	Snapshot func(*sandbox.Sandbox) ([]byte, error)
 	Restore  func(ctx context.Context, snapshot []byte, opts sandbox.Options) (*sandbox.Sandbox, error)
 
@@ -112,13 +119,28 @@ func NewManager(cfg Config) (*Manager, error) {
 	return m, nil
 }
 
-// persistent reports whether sessions outlive memory.
-func (m *Manager) persistent() bool { return m.cfg.Store != nil }
+// CheckID reports whether id can be a session ID: it names the session's
+// snapshot in a store, so it follows sandbox.CheckName, and it holds no
+// "..", which separates the ID from the names of the session's own
+// snapshots (the snapshot tool's) in the store.
+func CheckID(id string) error {
+	if err := sandbox.CheckName(id); err != nil || strings.Contains(id, "..") {
+		return fmt.Errorf("%w %q: 1 to 128 letters, digits, '.', '_' and '-', not starting with '.' nor holding \"..\"", ErrBadID, id)
+	}
+	return nil
+}
+
+// Persistent reports whether sessions outlive memory: whether the Manager
+// has a store.
+func (m *Manager) Persistent() bool { return m.cfg.Store != nil }
 
 // Acquire returns the session id, creating it (or restoring it from the
 // store) if it is not in memory. The session is not evicted until release
 // is called; call it once, when the work on the session is done.
 func (m *Manager) Acquire(ctx context.Context, id string) (s *Session, release func(), err error) {
+	if err := CheckID(id); err != nil {
+		return nil, nil, err
+	}
 	for {
 		m.mu.Lock()
 		if m.closed {
@@ -198,15 +220,15 @@ func (m *Manager) releaser(s *Session) func() {
 func (m *Manager) open(ctx context.Context, id string) (*Session, bool, error) {
 	var sb *sandbox.Sandbox
 	restored := false
-	if m.persistent() {
-		b, err := m.cfg.Store.Load(ctx, id)
+	if m.Persistent() {
+		b, err := m.cfg.Store.Get(ctx, id)
 		switch {
 		case err == nil:
 			if sb, err = m.cfg.Restore(ctx, b, m.cfg.Sandbox); err != nil {
 				return nil, false, fmt.Errorf("session %s: restoring: %w", id, err)
 			}
 			restored = true
-		case !errors.Is(err, ErrNotFound):
+		case !errors.Is(err, sandbox.ErrNotFound):
 			return nil, false, fmt.Errorf("session %s: loading: %w", id, err)
 		}
 	}
@@ -218,6 +240,11 @@ func (m *Manager) open(ctx context.Context, id string) (*Session, bool, error) {
 	}
 	ao := m.cfg.Agent
 	ao.Sandbox = m.cfg.Sandbox
+	if m.Persistent() {
+		// The snapshot tool keeps this session's snapshots beside it, as
+		// ID..NAME: no session ID holds "..", so no session sees another's.
+		ao.Store, ao.SnapshotPrefix = m.cfg.Store, id+".."
+	}
 	tools, err := agent.New(sb, ao)
 	if err != nil {
 		sb.Close()
@@ -234,7 +261,7 @@ func (m *Manager) makeRoomLocked() (victim *Session, done chan struct{}, err err
 	if m.cfg.MaxSessions <= 0 || m.stats.Live < m.cfg.MaxSessions {
 		return nil, nil, nil
 	}
-	if m.persistent() {
+	if m.Persistent() {
 		for e := m.lru.Front(); e != nil; e = e.Next() {
 			if s := e.Value.(*Session); s.refs == 0 {
 				m.stats.Evicted++
@@ -264,10 +291,10 @@ func (m *Manager) detachLocked(s *Session) chan struct{} {
 // the store keeps its last good snapshot.
 func (m *Manager) finish(ctx context.Context, s *Session, done chan struct{}, save bool) error {
 	var err error
-	if save && m.persistent() {
+	if save && m.Persistent() {
 		var b []byte
 		if b, err = m.cfg.Snapshot(s.Sandbox()); err == nil {
-			err = m.cfg.Store.Save(ctx, s.ID, b)
+			err = m.cfg.Store.Put(ctx, s.ID, b)
 		}
 		if err != nil {
 			err = fmt.Errorf("session %s: saving: %w", s.ID, err)
@@ -275,7 +302,7 @@ func (m *Manager) finish(ctx context.Context, s *Session, done chan struct{}, sa
 	}
 	s.Sandbox().Close()
 	m.mu.Lock()
-	if err == nil && save && m.persistent() {
+	if err == nil && save && m.Persistent() {
 		m.stats.Saved++
 	}
 	if m.pending[s.ID] == done {
@@ -302,8 +329,8 @@ func (m *Manager) End(ctx context.Context, id string, keep bool) error {
 	if s != nil {
 		err = m.finish(ctx, s, done, keep)
 	}
-	if m.persistent() && !keep {
-		if derr := m.cfg.Store.Delete(ctx, id); derr != nil && !errors.Is(derr, ErrNotFound) {
+	if m.Persistent() && !keep {
+		if derr := m.cfg.Store.Delete(ctx, id); derr != nil && !errors.Is(derr, sandbox.ErrNotFound) {
 			err = errors.Join(err, derr)
 		}
 	}

@@ -146,35 +146,94 @@ func TestIdleEviction(t *testing.T) {
 }
 
 func TestPersistenceNeedsAllThree(t *testing.T) {
-	if _, err := NewManager(Config{Store: DirStore{Dir: t.TempDir()}}); err == nil {
+	if _, err := NewManager(Config{Store: sandbox.DirStore(t.TempDir())}); err == nil {
 		t.Fatal("a Store without Snapshot and Restore was accepted")
 	}
 }
 
-func TestDirStore(t *testing.T) {
+func persistentConfig(st sandbox.Store) Config {
+	return Config{
+		IdleTimeout: time.Hour,
+		Store:       st,
+		Snapshot:    (*sandbox.Sandbox).Snapshot,
+		Restore:     sandbox.Restore,
+	}
+}
+
+// TestPersistentSessions evicts a session to a sandbox.DirStore and brings
+// it back, in the same Manager and in another one sharing the directory.
+func TestPersistentSessions(t *testing.T) {
 	ctx := context.Background()
-	st := DirStore{Dir: t.TempDir() + "/snaps"}
-	if _, err := st.Load(ctx, "x"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("load missing: %v", err)
-	}
-	if err := st.Save(ctx, "x", []byte("one")); err != nil {
+	dir := t.TempDir()
+	c := &clock{t: time.Unix(1e9, 0)}
+	cfg := persistentConfig(sandbox.DirStore(dir))
+	cfg.now = c.now
+	m, err := NewManager(cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Save(ctx, "x", []byte("two")); err != nil {
+	s, release, err := m.Acquire(ctx, "work")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err := st.Load(ctx, "x"); err != nil || string(b) != "two" {
-		t.Fatalf("%q %v", b, err)
-	}
-	if err := st.Delete(ctx, "x"); err != nil {
+	if _, err := s.Sandbox().Run(ctx, "echo kept > f.txt; X=42; greet() { echo hello $1; }"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Delete(ctx, "x"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("delete twice: %v", err)
+	release()
+	c.add(2 * time.Hour)
+	if n := m.EvictIdle(ctx); n != 1 {
+		t.Fatalf("evicted %d, want 1", n)
 	}
-	for _, bad := range []string{"", "..", "a/b", "../../etc/passwd"} {
-		if err := st.Save(ctx, bad, nil); err == nil {
-			t.Errorf("ID %q accepted", bad)
+	check := func(m *Manager) {
+		t.Helper()
+		s, release, err := m.Acquire(ctx, "work")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		r, err := s.Sandbox().Run(ctx, "read -r l < f.txt; echo $l; echo $X; greet bob")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(r.Stdout), "kept\n42\nhello bob\n"; got != want {
+			t.Fatalf("restored session says %q, want %q", got, want)
+		}
+	}
+	check(m)
+	// The snapshot tool keeps the session's snapshots beside it.
+	s, release, err = m.Acquire(ctx, "work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Tools.Call(ctx, "snapshot", []byte(`{"name":"cp"}`)); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if _, err := sandbox.DirStore(dir).Get(ctx, "work..cp"); err != nil {
+		t.Fatalf("the snapshot tool's snapshot: %v", err)
+	}
+	if st := m.Stats(); st.Restored != 1 || st.Saved != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	if err := m.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := NewManager(persistentConfig(sandbox.DirStore(dir)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close(ctx)
+	check(m2)
+
+	if err := m2.End(ctx, "work", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sandbox.DirStore(dir).Get(ctx, "work"); !errors.Is(err, sandbox.ErrNotFound) {
+		t.Fatalf("after End without keep: %v", err)
+	}
+	for _, bad := range []string{"", "..", ".hidden", "a/b", "../../etc/passwd", "a..b"} {
+		if _, _, err := m2.Acquire(ctx, bad); !errors.Is(err, ErrBadID) {
+			t.Errorf("ID %q: %v", bad, err)
 		}
 	}
 }

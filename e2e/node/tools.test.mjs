@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { resolve, join } from 'node:path';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 
 const dir = resolve(process.env.WASMSAND_PKG ?? 'build/npm');
 const { Sandbox, createTools } = await import(pathToFileURL(dir + '/index.mjs'));
@@ -14,7 +16,7 @@ const toolsModule = await import(pathToFileURL(dir + '/tools.mjs'));
 const sb = await Sandbox.create({ timeoutMs: 20000 });
 test.after(() => sb.destroy());
 const tools = createTools(sb);
-const names = ['sandbox_run', 'read_file', 'write_file', 'list_dir', 'run_code'];
+const names = ['sandbox_run', 'read_file', 'write_file', 'list_dir', 'run_code', 'snapshot', 'restore'];
 
 test('definitions', () => {
   assert.equal(toolsModule.createTools, createTools);
@@ -116,4 +118,30 @@ test('Vercel AI SDK tool()', { skip: !process.env.WASMSAND_AI_SDK && 'WASMSAND_A
     const r = await run.execute({ command: 'echo from-ai-sdk | tr a-z A-Z' }, { toolCallId: 'c1', messages: [] });
     assert.equal(r.stdout, 'FROM-AI-SDK\n');
   }
+});
+
+// snapshot keeps named snapshots in the sandbox's store; restore swaps the
+// sandbox under the tools, and the Sandbox object follows it.
+test('snapshot and restore tools', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'wasmsand-tools-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const s = await Sandbox.create({ timeoutMs: 20000, storeDir: dir });
+  t.after(() => s.destroy());
+  const tt = createTools(s);
+  await tt.handleToolCall('sandbox_run', { command: 'echo one > f; V=1; fn() { echo fn1; }' });
+  let r = await tt.handleToolCall('snapshot', { name: 'cp' });
+  assert.equal(r.name, 'cp', JSON.stringify(r));
+  assert.ok(r.size > 0);
+  assert.deepEqual(await readdir(dir), ['cp.wsbx']);
+  await tt.handleToolCall('sandbox_run', { command: 'echo two > f; V=2; fn() { echo fn2; }' });
+  r = await tt.handleToolCall('restore', { name: 'cp' });
+  assert.equal(r.restored, 'cp', JSON.stringify(r));
+  r = await tt.handleToolCall('sandbox_run', { command: 'cat f; echo $V; fn' });
+  assert.equal(r.stdout, 'one\n1\nfn1\n');
+  const direct = await s.run('cat f; echo $V');
+  assert.equal(direct.stdout, 'one\n1\n');
+  r = await tt.handleToolCall('restore', { name: 'nope' });
+  assert.equal(r.error.code, 'ENOENT');
+  r = await tt.handleToolCall('restore', { snapshot: 'aGVsbG8=' });
+  assert.equal(r.error.code, 'INVALID_ARGUMENT');
 });

@@ -370,7 +370,7 @@ export class SandboxTools {
   handleToolCall(name: string, args?: object | string): Promise<ToolResult>;
 }
 
-/** Binds the agent tools (sandbox_run, read_file, write_file, list_dir, run_code) to a sandbox. */
+/** Binds the agent tools (sandbox_run, read_file, write_file, list_dir, run_code, snapshot, restore) to a sandbox; snapshot names its snapshots in the sandbox's store. */
 export function createTools(sandbox: Sandbox): SandboxTools;
 
 /** Checks arguments against a tool's input schema; returns the issues (empty when they fit). */

@@ -5,7 +5,7 @@
 
 /**
  * createTools(sandbox) binds the agent tools (sandbox_run, read_file,
- * write_file, list_dir, run_code) to a Sandbox.
+ * write_file, list_dir, run_code, snapshot, restore) to a Sandbox.
  */
 export function createTools(sandbox) {
   return new SandboxTools(sandbox);
