@@ -129,6 +129,9 @@ type compiled struct {
 	funcs   map[string]binary.FuncType
 	globals map[string]binary.GlobalType // exported globals
 	imports []binary.Import              // function imports, in order
+	// mem is the limits of the module's memory when it was compiled to
+	// import it (see importMemory), else nil.
+	mem *binary.Limits
 }
 
 type compileEntry struct {
@@ -207,6 +210,9 @@ func compile(bin []byte, sync bool) (*compiled, error) {
 		}
 	}
 	slices.Sort(c.exports)
+	if out, lim, err := importMemory(bin, m); err == nil {
+		bin, c.mem = out, &lim
+	}
 
 	var mod js.Value
 	if sync {
@@ -280,8 +286,16 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 	}
 	i := &instance{e: e, c: m.c, ctx: ctx}
 	registerInstance(i)
-	made := glue().makeImports.Invoke(i.id, m.importSpecs(), e.jspi)
+	memMin, memMax := -1, -1
+	if lim := m.c.mem; lim != nil {
+		memMin = int(lim.Min)
+		if lim.HasMax {
+			memMax = int(lim.Max)
+		}
+	}
+	made := glue().makeImports.Invoke(i.id, m.importSpecs(), e.jspi, memMin, memMax)
 	imports, box := made.Get("imports"), made.Get("box")
+	i.box = box
 
 	// A start function runs inside the constructor, a call from Go.
 	nested.push(i)

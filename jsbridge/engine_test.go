@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"syscall/js"
 	"testing"
 	"time"
 
@@ -346,5 +347,71 @@ func BenchmarkCall(b *testing.B) {
 		if _, err := inst.Call(context.Background(), "div", 6, 3); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestMemoryRecycled checks that a closed instance's memory goes to the
+// next instance of the module zeroed, and that a memory that grew does
+// not.
+func TestMemoryRecycled(t *testing.T) {
+	ctx := context.WithValue(context.Background(), ctxKey{}, "call ctx")
+	e, err := NewEngine(testHost())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	mod, err := e.Compile(ctx, testModule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod.(*module).c.mem == nil {
+		t.Fatal("the module was not compiled to import its memory")
+	}
+	jsMem := func(inst wasm.Instance) js.Value { return inst.(*instance).exports.Get("memory") }
+
+	a, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Call(ctx, "poke", 100); err != nil {
+		t.Fatal(err)
+	}
+	memA := jsMem(a)
+	a.Close(ctx)
+	if b, ok := a.Memory().Read(100, 2); ok {
+		t.Errorf("a closed instance's memory still reads %q", b)
+	}
+
+	b, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !jsMem(b).Equal(memA) {
+		t.Error("the second instance did not get the first one's memory back")
+	}
+	for _, p := range []uint64{100, 101, 104, 108, 115} {
+		if got, err := b.Call(ctx, "peek", p); err != nil || got[0] != 0 {
+			t.Errorf("peek(%d) in a recycled memory = %v, %v; want 0", p, got, err)
+		}
+	}
+	if got := b.Memory().Size(); got != 1<<16 {
+		t.Errorf("recycled memory of %d bytes, want one page", got)
+	}
+	// b grows its memory: it must not be pooled.
+	if _, err := b.Call(ctx, "grow"); err != nil {
+		t.Fatal(err)
+	}
+	memB := jsMem(b)
+	b.Close(ctx)
+	c, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if jsMem(c).Equal(memB) {
+		t.Error("a memory that grew was recycled")
+	}
+	if got := c.Memory().Size(); got != 1<<16 {
+		t.Errorf("new memory of %d bytes, want one page", got)
 	}
 }

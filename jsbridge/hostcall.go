@@ -324,7 +324,8 @@ func goObject() js.Value {
 
 // glueFuncs are the JavaScript functions of glueSource.
 type glueFuncs struct {
-	makeImports js.Value // (id, specs, jspi) → {imports, box}
+	makeImports js.Value // (id, specs, jspi, memMin, memMax) → {imports, box}
+	recycle     js.Value // (box): gives box's pooled memory back
 	settle      js.Value // (callID, status)
 	start       js.Value // (fn, args) → Promise: calls fn from a microtask
 	deliver     js.Value // (fn, s): calls fn(s) from a microtask
@@ -351,7 +352,7 @@ func glue() *glueFuncs {
 			return
 		}
 		obj := jsGlobal.Get("Function").New("exports", "go", "unwind", glueSource).Invoke(ex, g, errUnwind)
-		glueVal = glueFuncs{makeImports: obj.Get("makeImports"), settle: obj.Get("settle"),
+		glueVal = glueFuncs{makeImports: obj.Get("makeImports"), recycle: obj.Get("recycle"), settle: obj.Get("settle"),
 			start: obj.Get("start"), deliver: obj.Get("deliver")}
 	})
 	return &glueVal
@@ -424,11 +425,54 @@ function maker(params, kind) {
   return m;
 }
 
+// Memories of guests compiled to import theirs (see memimport.go), by
+// limits: each zeroed and of its initial size, so an instance cannot tell
+// it from a fresh one. A memory that grew is never pooled (it cannot
+// shrink); the pool keeps a few of each size, 64 MiB in all.
+const memPools = new Map();
+let pooledBytes = 0;
+const poolMaxBytes = 64 << 20, poolMaxPerSize = 4;
+
+function takeMemory(min, max) {
+  const key = min + '/' + max;
+  const pool = memPools.get(key);
+  if (pool && pool.length > 0) {
+    pooledBytes -= min * 65536;
+    return pool.pop();
+  }
+  return new WebAssembly.Memory(max < 0 ? { initial: min } : { initial: min, maximum: max });
+}
+
+// recycle zeroes the pooled memory of a closed instance and keeps it for
+// the next instance of the same limits, if it has not grown and the pool
+// has room.
+function recycle(box) {
+  const m = box.pooled;
+  box.pooled = null;
+  box.mem = null;
+  if (!m) return;
+  const bytes = box.min * 65536;
+  if (m.buffer.byteLength !== bytes || pooledBytes + bytes > poolMaxBytes) return;
+  const key = box.min + '/' + box.max;
+  let pool = memPools.get(key);
+  if (!pool) memPools.set(key, pool = []);
+  if (pool.length >= poolMaxPerSize) return;
+  new Uint8Array(m.buffer).fill(0);
+  pool.push(m);
+  pooledBytes += bytes;
+}
+
 // makeImports builds the import object of instance id: specs lists
-// [module, name, funcIndex, params, kind] for every import.
-function makeImports(id, specs, jspi) {
-  const box = { mem: null };
+// [module, name, funcIndex, params, kind] for every import. With memMin
+// >= 0 the module imports its memory (maximum memMax pages, or none if
+// negative), which comes from the pool.
+function makeImports(id, specs, jspi, memMin, memMax) {
+  const box = { mem: null, pooled: null, min: memMin, max: memMax };
   const imports = {};
+  if (memMin >= 0) {
+    box.mem = box.pooled = takeMemory(memMin, memMax);
+    imports['` + memImportModule + `'] = { ` + memImportName + `: box.mem };
+  }
   for (const [mod, name, idx, params, kind] of specs) {
     const ns = imports[mod] ??= {};
     let f = maker(params, kind)(call, finish, lo, hi, id, idx, box, jspi);
@@ -450,5 +494,5 @@ function deliver(fn, s) {
   queueMicrotask(() => { try { fn(s); } catch {} });
 }
 
-return { makeImports, settle, start, deliver };
+return { makeImports, recycle, settle, start, deliver };
 `

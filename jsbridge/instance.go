@@ -23,7 +23,8 @@ type instance struct {
 	id      int32
 	inst    js.Value // WebAssembly.Instance
 	exports js.Value
-	mem     *memory // nil without an exported "memory"
+	mem     *memory  // nil without an exported "memory"
+	box     js.Value // makeImports' box: the memory the imports see
 
 	mu        sync.Mutex
 	ctx       context.Context // of the innermost pending Call
@@ -31,6 +32,7 @@ type instance struct {
 	promising map[string]js.Value
 	globals   map[string]js.Value
 	closed    bool
+	running   int // Calls not yet returned
 }
 
 var _ wasm.Instance = (*instance)(nil)
@@ -98,10 +100,12 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 	prev := i.ctx
 	i.ctx = ctx
 	i.hostErr = nil
+	i.running++
 	i.mu.Unlock()
 	defer func() {
 		i.mu.Lock()
 		i.ctx = prev
+		i.running--
 		i.mu.Unlock()
 	}()
 
@@ -201,9 +205,21 @@ func (i *instance) SetGlobal(name string, v uint64) bool {
 	return false
 }
 
-// Close forgets the instance: later host calls from it fail.
+// Close forgets the instance: later host calls from it fail. Its memory,
+// if the engine gave it one (see importMemory), goes back to the pool,
+// zeroed, unless a Call is still running in it; the instance's Memory
+// then reads as empty.
 func (i *instance) Close(context.Context) error {
+	i.mu.Lock()
+	recycle := !i.closed && i.running == 0
+	i.mu.Unlock()
 	i.forget()
+	if recycle && i.box.Type() == js.TypeObject {
+		if i.mem != nil {
+			i.mem.release()
+		}
+		glue().recycle.Invoke(i.box)
+	}
 	return nil
 }
 
@@ -245,6 +261,7 @@ type memory struct {
 	u8   js.Value // Uint8Array over the buffer
 	dv   js.Value // DataView over the buffer
 	size int64    // byte length of the buffer the views cover; -1: unknown
+	gone bool     // given back to the pool: every access fails
 }
 
 var _ wasm.Memory = (*memory)(nil)
@@ -257,8 +274,19 @@ func (m *memory) note(size float64) {
 	}
 }
 
+// release makes the memory unusable: it now belongs to the pool (or to
+// another instance).
+func (m *memory) release() {
+	m.gone = true
+	m.size = 0
+	m.u8, m.dv = js.Undefined(), js.Undefined()
+}
+
 func (m *memory) refresh() {
-	if m.size >= 0 {
+	if m.size >= 0 || m.gone {
+		if m.gone {
+			m.size = 0
+		}
 		return
 	}
 	b := m.mem.Get("buffer")

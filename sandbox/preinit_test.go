@@ -43,6 +43,18 @@ func TestPreinitImages(t *testing.T) {
 	if res.ExitCode != 0 || res.Metrics.FuelUsed > 600_000 {
 		t.Errorf("/bin/true: status %d, %d fuel; want 0 and well under the 3 M of a Go start-up", res.ExitCode, res.Metrics.FuelUsed)
 	}
+	// Small processes run in the image's memory without growing it (the
+	// image keeps free heap: reactor.Reserve), so the JS engine can
+	// recycle their memories.
+	if len(m.Memories) != 1 {
+		t.Fatalf("coreutils.wasm defines %d memories", len(m.Memories))
+	}
+	initial := int64(m.Memories[0].Min) << 16
+	for _, cmd := range []string{"/bin/true", "echo a | tr a b", "echo x | cat", "seq 3"} {
+		if res := run(t, sb, cmd); res.Metrics.PeakMemoryBytes != initial {
+			t.Errorf("%s: peak memory %d bytes, want the image's %d (no memory.grow)", cmd, res.Metrics.PeakMemoryBytes, initial)
+		}
+	}
 }
 
 // TestPreinitProcessState checks that processes started from the same

@@ -29,6 +29,9 @@ package main
 
 import wasmsandreactor "` + modulePrefix + `internal/reactor"
 
+// The last init of package main: the image starts with free heap.
+func init() { wasmsandreactor.Reserve() }
+
 //go:wasmexport ` + preinit.EntryName + `
 func wasmsandPreinitMain() {
 	wasmsandreactor.Reset()
