@@ -293,29 +293,20 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 			memMax = int(lim.Max)
 		}
 	}
-	made := glue().makeImports.Invoke(i.id, m.importSpecs(), e.jspi, memMin, memMax)
-	imports, box := made.Get("imports"), made.Get("box")
-	i.box = box
+	g := glue()
 
 	// A start function runs inside the constructor, a call from Go.
 	nested.push(i)
-	v, err := safejs.Safe(jsWebAssembly).Get("Instance")
-	if err == nil {
-		var inst safejs.Value
-		inst, err = v.New(safejs.Safe(m.c.mod), safejs.Safe(imports))
-		if err == nil {
-			i.inst = safejs.Unsafe(inst)
-		}
-	}
+	thrown := g.instantiate.Invoke(i.id, m.c.mod, m.importSpecs(), e.jspi, memMin, memMax)
 	nested.pop(i)
+	var err error
+	if !thrown.IsNull() {
+		err = &jsError{thrown}
+	}
 	if err != nil && !i.hostErrSet() {
 		// Hosts may refuse synchronous instantiation (browsers, on the
 		// main thread, for large modules): fall back to the async form.
-		var r js.Value
-		r, err = await(jsWebAssembly.Call("instantiate", m.c.mod, imports))
-		if err == nil {
-			i.inst = r
-		}
+		_, err = await(g.instantiateAsync.Invoke(i.id, m.c.mod))
 	}
 	if err != nil {
 		i.forget()
@@ -324,10 +315,8 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 		}
 		return nil, fmt.Errorf("jsbridge: instantiating: %w", err)
 	}
-	i.exports = i.inst.Get("exports")
-	if mem := i.exports.Get("memory"); mem.Type() == js.TypeObject && mem.InstanceOf(jsWebAssembly.Get("Memory")) {
+	if mem := g.memory.Invoke(i.id); mem.Type() == js.TypeObject {
 		i.mem = &memory{mem: mem, size: -1}
-		box.Set("mem", mem)
 	}
 	return i, nil
 }

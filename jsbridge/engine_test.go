@@ -367,7 +367,7 @@ func TestMemoryRecycled(t *testing.T) {
 	if mod.(*module).c.mem == nil {
 		t.Fatal("the module was not compiled to import its memory")
 	}
-	jsMem := func(inst wasm.Instance) js.Value { return inst.(*instance).exports.Get("memory") }
+	jsMem := func(inst wasm.Instance) js.Value { return inst.(*instance).mem.mem }
 
 	a, err := mod.Instantiate(ctx)
 	if err != nil {

@@ -324,10 +324,15 @@ func goObject() js.Value {
 
 // glueFuncs are the JavaScript functions of glueSource.
 type glueFuncs struct {
-	makeImports js.Value // (id, specs, jspi, memMin, memMax) → {imports, box}
-	recycle     js.Value // (box): gives box's pooled memory back
-	settle      js.Value // (callID, status)
-	start       js.Value // (fn, args) → Promise: calls fn from a microtask
+	instantiate      js.Value // (id, module, specs, jspi, memMin, memMax) → null or what it threw
+	instantiateAsync js.Value // (id, module) → Promise
+	memory           js.Value // (id) → the exported memory, or undefined
+	drop             js.Value // (id, recycle): forgets the instance
+	getGlobal        js.Value // (id, name) → value
+	setGlobal        js.Value // (id, name, value)
+	callSync         js.Value // (id, name, args, negZero) → result
+	settle           js.Value // (callID, status)
+	start            js.Value // (id, name, args, negZero) → Promise: calls the export from a microtask
 	deliver     js.Value // (fn, s): calls fn(s) from a microtask
 	err         error
 }
@@ -351,9 +356,10 @@ func glue() *glueFuncs {
 			glueVal.err = fmt.Errorf("jsbridge: the core does not export wasmsand_hostcall")
 			return
 		}
-		obj := jsGlobal.Get("Function").New("exports", "go", "unwind", glueSource).Invoke(ex, g, errUnwind)
-		glueVal = glueFuncs{makeImports: obj.Get("makeImports"), recycle: obj.Get("recycle"), settle: obj.Get("settle"),
-			start: obj.Get("start"), deliver: obj.Get("deliver")}
+		obj := jsGlobal.Get("Function").New("exports", "go", "unwind", "keepNegZero", glueSource).Invoke(ex, g, errUnwind, jsKeepNegZero)
+		glueVal = glueFuncs{instantiate: obj.Get("instantiate"), instantiateAsync: obj.Get("instantiateAsync"),
+			memory: obj.Get("memory"), drop: obj.Get("drop"), getGlobal: obj.Get("getGlobal"), setGlobal: obj.Get("setGlobal"),
+			callSync: obj.Get("callSync"), settle: obj.Get("settle"), start: obj.Get("start"), deliver: obj.Get("deliver")}
 	})
 	return &glueVal
 }
@@ -482,10 +488,89 @@ function makeImports(id, specs, jspi, memMin, memMax) {
   return { imports, box };
 }
 
-// start calls fn(...args) from a microtask, so that a guest never runs
+// live holds what JavaScript keeps of each instance, by id: its import
+// object (until it is instantiated), exports, the box its imports read
+// the memory from, and the functions that enter its exports.
+const live = new Map();
+
+// instantiate creates instance id synchronously (a start function runs
+// now); it returns null, or what the constructor threw.
+function instantiate(id, mod, specs, jspi, memMin, memMax) {
+  const { imports, box } = makeImports(id, specs, jspi, memMin, memMax);
+  const rec = { imports, box, exports: null, fns: new Map() };
+  live.set(id, rec);
+  try {
+    ready(rec, new WebAssembly.Instance(mod, imports));
+    return null;
+  } catch (err) {
+    return err ?? new Error(String(err));
+  }
+}
+
+// instantiateAsync is instantiate's fallback, for hosts that refuse to
+// instantiate large modules synchronously.
+function instantiateAsync(id, mod) {
+  const rec = live.get(id);
+  if (!rec) return Promise.reject(new Error('wasmsand: instance closed'));
+  return WebAssembly.instantiate(mod, rec.imports).then((inst) => { ready(rec, inst); });
+}
+
+function ready(rec, inst) {
+  rec.imports = null;
+  rec.exports = inst.exports;
+  const mem = inst.exports.memory;
+  if (mem instanceof WebAssembly.Memory) rec.box.mem = mem;
+}
+
+function memory(id) {
+  const mem = live.get(id)?.exports?.memory;
+  return mem instanceof WebAssembly.Memory ? mem : undefined;
+}
+
+// drop forgets instance id; with recycle its pooled memory goes back to
+// the pool.
+function drop(id, recycleMem) {
+  const rec = live.get(id);
+  if (!rec) return;
+  live.delete(id);
+  if (recycleMem) recycle(rec.box);
+  else rec.box.mem = rec.box.pooled = null;
+}
+
+function getGlobal(id, name) {
+  const v = live.get(id).exports[name].value;
+  return Object.is(v, -0) ? '-0' : v;
+}
+
+function setGlobal(id, name, v) {
+  live.get(id).exports[name].value = v;
+}
+
+// entry returns the function that enters export name of instance id:
+// through WebAssembly.promising with JSPI, keeping a -0 result with
+// negZero.
+function entry(id, name, jspi, negZero) {
+  const rec = live.get(id);
+  if (!rec) throw new Error('wasmsand: instance closed');
+  const key = name + (jspi ? '/p' : '/s');
+  let f = rec.fns.get(key);
+  if (!f) {
+    f = rec.exports[name];
+    if (jspi) f = WebAssembly.promising(f);
+    if (negZero) f = keepNegZero(f);
+    rec.fns.set(key, f);
+  }
+  return f;
+}
+
+// start calls the export from a microtask, so that a guest never runs
 // inside a call from Go.
-function start(fn, args) {
-  return Promise.resolve().then(() => fn(...args));
+function start(id, name, args, negZero) {
+  return Promise.resolve().then(() => entry(id, name, true, negZero)(...args));
+}
+
+function callSync(id, name, args, negZero) {
+  return entry(id, name, false, negZero)(...args);
 }
 
 // deliver calls a listener (onStdout, onStderr) from a microtask, so that
@@ -494,5 +579,5 @@ function deliver(fn, s) {
   queueMicrotask(() => { try { fn(s); } catch {} });
 }
 
-return { makeImports, recycle, settle, start, deliver };
+return { instantiate, instantiateAsync, memory, drop, getGlobal, setGlobal, callSync, settle, start, deliver };
 `

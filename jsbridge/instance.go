@@ -21,19 +21,22 @@ type instance struct {
 	e       *Engine
 	c       *compiled
 	id      int32
-	inst    js.Value // WebAssembly.Instance
-	exports js.Value
-	mem     *memory  // nil without an exported "memory"
-	box     js.Value // makeImports' box: the memory the imports see
+	mem     *memory // nil without an exported "memory"
 
 	mu        sync.Mutex
 	ctx       context.Context // of the innermost pending Call
-	hostErr   error           // the panic that ended the guest
-	promising map[string]js.Value
-	globals   map[string]js.Value
-	closed    bool
-	running   int // Calls not yet returned
+	hostErr error           // the panic that ended the guest
+	closed  bool
+	running int // Calls not yet returned
 }
+
+// The WebAssembly.Instance, its exports and the functions that enter them
+// stay on the JavaScript side (glueSource's live map, by instance id):
+// syscall/js keeps every object that reaches Go alive until Go's own
+// collector finalizes its js.Value, which may be hundreds of processes
+// later, and an instance holds its function table and code references
+// (about 150 KB for a Go tool). Dropped from the map on Close, an
+// instance is garbage at once.
 
 var _ wasm.Instance = (*instance)(nil)
 
@@ -83,20 +86,6 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 		i.mu.Unlock()
 		return nil, errors.New("jsbridge: instance is closed")
 	}
-	fn, ok := i.promising[name]
-	if !ok {
-		fn = i.exports.Get(name)
-		if i.e.jspi {
-			fn = jsWebAssembly.Call("promising", fn)
-		}
-		if hasFloat(ft.Results) {
-			fn = jsKeepNegZero.Invoke(fn)
-		}
-		if i.promising == nil {
-			i.promising = map[string]js.Value{}
-		}
-		i.promising[name] = fn
-	}
 	prev := i.ctx
 	i.ctx = ctx
 	i.hostErr = nil
@@ -113,16 +102,17 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 	for k, t := range ft.Params {
 		args[k] = toJS(wasm.ValueType(t), params[k])
 	}
+	negZero := hasFloat(ft.Results)
 	var res js.Value
 	var err error
 	if i.e.jspi {
 		// The guest starts from a microtask, never inside this call:
 		// see hostcall.go.
-		res, err = await(glue().start.Invoke(fn, args))
+		res, err = await(glue().start.Invoke(i.id, name, args, negZero))
 	} else {
 		nested.push(i)
 		var r safejs.Value
-		r, err = safejs.Safe(fn).Invoke(toSafe(args)...)
+		r, err = safejs.Safe(glue().callSync).Invoke(i.id, name, safejs.Safe(js.ValueOf(args)), negZero)
 		nested.pop(i)
 		res = safejs.Unsafe(r)
 		var je js.Error
@@ -160,49 +150,37 @@ func (i *instance) Memory() wasm.Memory {
 	return i.mem
 }
 
-func (i *instance) global(name string) (js.Value, binary.GlobalType, bool) {
-	t, ok := i.c.globals[name]
-	if !ok {
-		return js.Value{}, t, false
-	}
-	i.mu.Lock()
-	defer i.mu.Unlock()
-	g, ok := i.globals[name]
-	if !ok {
-		g = i.exports.Get(name)
-		if i.globals == nil {
-			i.globals = map[string]js.Value{}
-		}
-		i.globals[name] = g
-	}
-	return g, t, true
-}
-
 // Global reads an exported global as raw bits.
 func (i *instance) Global(name string) (uint64, bool) {
-	g, t, ok := i.global(name)
-	if !ok {
+	t, ok := i.c.globals[name]
+	if !ok || i.isClosed() {
 		return 0, false
 	}
 	switch t.Type {
 	case binary.I32, binary.I64, binary.F32, binary.F64:
-		return fromJS(wasm.ValueType(t.Type), g.Get("value")), true
+		return fromJS(wasm.ValueType(t.Type), glue().getGlobal.Invoke(i.id, name)), true
 	}
 	return 0, false
 }
 
 // SetGlobal writes an exported mutable global from raw bits.
 func (i *instance) SetGlobal(name string, v uint64) bool {
-	g, t, ok := i.global(name)
-	if !ok || !t.Mutable {
+	t, ok := i.c.globals[name]
+	if !ok || !t.Mutable || i.isClosed() {
 		return false
 	}
 	switch t.Type {
 	case binary.I32, binary.I64, binary.F32, binary.F64:
-		g.Set("value", toJS(wasm.ValueType(t.Type), v))
+		glue().setGlobal.Invoke(i.id, name, toJS(wasm.ValueType(t.Type), v))
 		return true
 	}
 	return false
+}
+
+func (i *instance) isClosed() bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.closed
 }
 
 // Close forgets the instance: later host calls from it fail. Its memory,
@@ -213,22 +191,26 @@ func (i *instance) Close(context.Context) error {
 	i.mu.Lock()
 	recycle := !i.closed && i.running == 0
 	i.mu.Unlock()
-	i.forget()
-	if recycle && i.box.Type() == js.TypeObject {
-		if i.mem != nil {
-			i.mem.release()
-		}
-		glue().recycle.Invoke(i.box)
+	if recycle && i.mem != nil {
+		i.mem.release()
 	}
+	i.drop(recycle)
 	return nil
 }
 
-func (i *instance) forget() {
+// forget drops an instance that failed to start; its memory is not
+// recycled.
+func (i *instance) forget() { i.drop(false) }
+
+func (i *instance) drop(recycle bool) {
 	i.mu.Lock()
+	wasClosed := i.closed
 	i.closed = true
-	i.promising, i.globals = nil, nil
 	i.mu.Unlock()
 	unregisterInstance(i)
+	if !wasClosed {
+		glue().drop.Invoke(i.id, recycle)
+	}
 }
 
 // trapFrom turns an exception that ended a guest into a *wasm.Trap when it
