@@ -333,8 +333,8 @@ type glueFuncs struct {
 	callSync         js.Value // (id, name, args, negZero) → result
 	settle           js.Value // (callID, status)
 	start            js.Value // (id, name, args, negZero) → Promise: calls the export from a microtask
-	deliver     js.Value // (fn, s): calls fn(s) from a microtask
-	err         error
+	deliver          js.Value // (fn, s): calls fn(s) from a microtask
+	err              error
 }
 
 var (

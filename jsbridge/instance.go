@@ -18,13 +18,13 @@ import (
 
 // instance is one WebAssembly.Instance.
 type instance struct {
-	e       *Engine
-	c       *compiled
-	id      int32
-	mem     *memory // nil without an exported "memory"
+	e   *Engine
+	c   *compiled
+	id  int32
+	mem *memory // nil without an exported "memory"
 
-	mu        sync.Mutex
-	ctx       context.Context // of the innermost pending Call
+	mu      sync.Mutex
+	ctx     context.Context // of the innermost pending Call
 	hostErr error           // the panic that ended the guest
 	closed  bool
 	running int // Calls not yet returned
