@@ -147,16 +147,3 @@ func arg0(args []js.Value) js.Value {
 	}
 	return args[0]
 }
-
-// toSafe wraps JavaScript-convertible values for safejs.
-func toSafe(args []any) []any {
-	out := make([]any, len(args))
-	for k, a := range args {
-		if v, ok := a.(js.Value); ok {
-			out[k] = safejs.Safe(v)
-		} else {
-			out[k] = a
-		}
-	}
-	return out
-}
