@@ -41,14 +41,25 @@ func watchShellMemory(ctx context.Context, r *runState) {
 	}
 	runsActive.Add(1)
 	defer runsActive.Add(-1)
-	base := heap()
 	t := time.NewTicker(shellMemoryCheck)
 	defer t.Stop()
+	// The base is read at the first tick, not now: a Run that ends
+	// within one check interval (most do) never reads the runtime's
+	// metrics, whose first reading costs a JavaScript host about 10 ms
+	// of the core's cold start. The shell cannot come near the limit
+	// within one interval.
+	var base uint64
+	first := true
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if first {
+			first = false
+			base = heap()
+			continue
 		}
 		// Compiling a large module (yq's is 28 MB) grows the heap by
 		// hundreds of MiB that are no shell variable's.

@@ -2,7 +2,6 @@
 // read from this package's folder. Tool modules are read the first time one
 // of their commands runs, once per process.
 import { mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { createHash, randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
@@ -229,23 +228,28 @@ export function dirStore(dir) {
 function diskModuleStore() {
   const dir = process.env.WASMSAND_CACHE_DIR ||
     join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wasmsand', 'modules');
-  const file = (raw, variant) =>
-    join(dir, `${createHash('sha256').update(raw).digest('hex')}-${variant.replace(/[^\w.-]/g, '_')}.wasm`);
+  // node:crypto is loaded on first use: it costs Node several
+  // milliseconds, and a sandbox that runs no tool never needs it.
+  const file = async (raw, variant) => {
+    const { createHash } = await import('node:crypto');
+    return join(dir, `${createHash('sha256').update(raw).digest('hex')}-${variant.replace(/[^\w.-]/g, '_')}.wasm`);
+  };
   return {
     async load(raw, variant) {
       try {
-        const b = await readFile(file(raw, variant));
+        const b = await readFile(await file(raw, variant));
         return new Uint8Array(b.buffer, b.byteOffset, b.length);
       } catch {
         return null;
       }
     },
     async store(raw, variant, bytes) {
+      const { randomBytes } = await import('node:crypto');
       const tmp = join(dir, `tmp-${randomBytes(8).toString('hex')}`);
       try {
         await mkdir(dir, { recursive: true });
         await writeFile(tmp, bytes);
-        await rename(tmp, file(raw, variant));
+        await rename(tmp, await file(raw, variant));
       } catch {
         await rm(tmp, { force: true }).catch(() => {});
       }

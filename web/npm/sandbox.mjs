@@ -311,8 +311,12 @@ export class Sandbox {
       throw new SandboxError('INVALID_ARGUMENT', 'Sandbox.create: options.onProgress must be a function');
     }
     const progress = onProgress ? new Progress(onProgress) : null;
+    // The tools are listed while the core starts.
+    const tools = Promise.resolve().then(() =>
+      opts.tools === undefined ? platform.defaultTools(progress) : platform.loadTools(opts.tools, progress));
+    tools.catch(() => {}); // reported below, once the core is up
     const api = await core(progress);
-    opts.tools = opts.tools === undefined ? await platform.defaultTools(progress) : await platform.loadTools(opts.tools, progress);
+    opts.tools = await tools;
     // Instrumented modules kept across page loads or processes (the
     // platform's store; moduleStore: null turns it off).
     if (opts.moduleStore === undefined) opts.moduleStore = platform.moduleStore?.();
