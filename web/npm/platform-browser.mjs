@@ -86,6 +86,57 @@ export function browserPlatform(base) {
     return out;
   }
 
+  // compileStreaming compiles the core as it downloads, with
+  // WebAssembly.compileStreaming: the browser then keeps V8's compiled code
+  // beside the HTTP cache entry, and a later page load with a warm cache
+  // skips most of the compiling. It returns null when the host or the
+  // server does not allow it (no compileStreaming, not served as
+  // application/wasm, a failed request): the caller then downloads the
+  // bytes and compiles them.
+  async function compileStreaming(url, progress) {
+    if (typeof WebAssembly.compileStreaming !== 'function') return null;
+    let resp;
+    try {
+      resp = await fetch(url);
+    } catch {
+      return null;
+    }
+    const type = resp.headers.get('Content-Type') ?? '';
+    if (!resp.ok || !resp.body || type.split(';')[0].trim().toLowerCase() !== 'application/wasm') {
+      resp.body?.cancel().catch(() => {});
+      return null;
+    }
+    let counted = null;
+    if (progress) {
+      // A copy of the stream reports the bytes as they arrive.
+      const encoded = resp.headers.get('Content-Encoding');
+      const length = Number(resp.headers.get('Content-Length'));
+      const total = !encoded && length > 0 ? length : 0;
+      progress.add(0, total);
+      const reader = resp.clone().body.getReader();
+      counted = (async () => {
+        let size = 0, known = total;
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          size += value.length;
+          const extra = Math.max(0, size - known);
+          known += extra;
+          progress.add(value.length, extra);
+        }
+      })().catch(() => {});
+    }
+    try {
+      const module = await WebAssembly.compileStreaming(resp);
+      await counted;
+      return module;
+    } catch {
+      // A module that does not compile fails the same way when the
+      // caller downloads and compiles it, with the usual error.
+      return null;
+    }
+  }
+
   // toolModule fetches a tool module and checks it is WebAssembly, so a
   // broken file fails with its URL in the message.
   async function toolModule(url, progress) {
@@ -147,12 +198,15 @@ export function browserPlatform(base) {
     },
 
     async loadCore(progress) {
-      const [wasmExecSource, bytes] = await Promise.all([
-        download(new URL('wasm_exec.js', baseURL), null).then((b) => new TextDecoder().decode(b)),
-        download(new URL('wasmsand.wasm', baseURL), progress),
-      ]);
-      downloads.delete(String(new URL('wasmsand.wasm', baseURL))); // compiled once; free the bytes
-      return { wasmExecSource, module: await WebAssembly.compile(bytes) };
+      const source = download(new URL('wasm_exec.js', baseURL), null).then((b) => new TextDecoder().decode(b));
+      const url = new URL('wasmsand.wasm', baseURL);
+      let module = await compileStreaming(url, progress);
+      if (!module) {
+        const bytes = await download(url, progress);
+        downloads.delete(String(url)); // compiled once; free the bytes
+        module = await WebAssembly.compile(bytes);
+      }
+      return { wasmExecSource: await source, module };
     },
 
     // moduleStore keeps instrumented tool modules in the Cache API (see
