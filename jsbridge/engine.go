@@ -130,8 +130,10 @@ type compiled struct {
 	globals map[string]binary.GlobalType // exported globals
 	imports []binary.Import              // function imports, in order
 	// mem is the limits of the module's memory when it was compiled to
-	// import it (see importMemory), else nil.
-	mem *binary.Limits
+	// import it (see importMemory), else nil; dirty (a Uint32Array) is
+	// then the ranges of a recycled memory to zero (see dirtyRanges).
+	mem   *binary.Limits
+	dirty js.Value
 }
 
 type compileEntry struct {
@@ -212,6 +214,11 @@ func compile(bin []byte, sync bool) (*compiled, error) {
 	slices.Sort(c.exports)
 	if out, lim, err := importMemory(bin, m); err == nil {
 		bin, c.mem = out, &lim
+		r := dirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
+		c.dirty = jsGlobal.Get("Uint32Array").New(len(r))
+		for k, v := range r {
+			c.dirty.SetIndex(k, v)
+		}
 	}
 
 	var mod js.Value
@@ -297,7 +304,7 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 
 	// A start function runs inside the constructor, a call from Go.
 	nested.push(i)
-	thrown := g.instantiate.Invoke(i.id, m.c.mod, m.importSpecs(), e.jspi, memMin, memMax)
+	thrown := g.instantiate.Invoke(i.id, m.c.mod, m.importSpecs(), e.jspi, memMin, memMax, m.c.dirty)
 	nested.pop(i)
 	var err error
 	if !thrown.IsNull() {

@@ -415,3 +415,43 @@ func TestMemoryRecycled(t *testing.T) {
 		t.Errorf("new memory of %d bytes, want one page", got)
 	}
 }
+
+// TestMemoryRecycledWithData checks a recycled memory of a module with a
+// data segment: the segment reads as in a fresh memory (instantiation
+// writes it again) and what a process wrote elsewhere is zero.
+func TestMemoryRecycledWithData(t *testing.T) {
+	ctx := context.Background()
+	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
+		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	mod, err := e.Compile(ctx, memModule(binary.Limits{Min: 1, Max: 2, HasMax: true}).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Memory().Write(16, []byte("HE")) || !a.Memory().Write(200, []byte("dirty")) || !a.Memory().Write(1<<16-1, []byte("z")) {
+		t.Fatal("write failed")
+	}
+	memA := a.(*instance).mem.mem
+	a.Close(ctx)
+	b, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	if !b.(*instance).mem.mem.Equal(memA) {
+		t.Fatal("the memory was not recycled")
+	}
+	for addr, want := range map[uint64]byte{16: 'h', 17: 'e', 20: 'o', 21: 0, 200: 0, 204: 0, 1<<16 - 1: 0} {
+		if got, err := b.Call(ctx, "peek", addr); err != nil || byte(got[0]) != want {
+			t.Errorf("peek(%d) = %v, %v; want %q", addr, got, err, want)
+		}
+	}
+}

@@ -324,7 +324,7 @@ func goObject() js.Value {
 
 // glueFuncs are the JavaScript functions of glueSource.
 type glueFuncs struct {
-	instantiate      js.Value // (id, module, specs, jspi, memMin, memMax) → null or what it threw
+	instantiate      js.Value // (id, module, specs, jspi, memMin, memMax, dirty) → null or what it threw
 	instantiateAsync js.Value // (id, module) → Promise
 	memory           js.Value // (id) → the exported memory, or undefined
 	drop             js.Value // (id, recycle): forgets the instance
@@ -468,7 +468,8 @@ function takeMemory(min, max) {
 
 // recycle zeroes the pooled memory of a closed instance and keeps it for
 // the next instance of the same limits, if it has not grown and the pool
-// has room.
+// has room. box.dirty lists the ranges to zero: the module's data
+// segments write the rest again when the next instance starts.
 function recycle(box) {
   const m = box.pooled;
   box.pooled = null;
@@ -480,7 +481,12 @@ function recycle(box) {
   let pool = memPools.get(key);
   if (!pool) memPools.set(key, pool = []);
   if (pool.length >= poolMaxPerSize) return;
-  new Uint8Array(m.buffer).fill(0);
+  const u8 = new Uint8Array(m.buffer), d = box.dirty;
+  if (d) {
+    for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
+  } else {
+    u8.fill(0);
+  }
   pool.push(m);
   pooledBytes += bytes;
 }
@@ -512,8 +518,9 @@ const live = new Map();
 
 // instantiate creates instance id synchronously (a start function runs
 // now); it returns null, or what the constructor threw.
-function instantiate(id, mod, specs, jspi, memMin, memMax) {
+function instantiate(id, mod, specs, jspi, memMin, memMax, dirty) {
   const { imports, box } = makeImports(id, specs, jspi, memMin, memMax);
+  box.dirty = dirty;
   const rec = { imports, box, exports: null, fns: new Map() };
   live.set(id, rec);
   try {
