@@ -86,9 +86,6 @@ func Reset() {
 // heapRoom is the free heap an image starts its processes with.
 const heapRoom = 256 << 10
 
-// roomSink keeps Reserve's allocation from being optimised away.
-var roomSink []byte
-
 // Reserve grows the Go heap by heapRoom and frees it again, so that the
 // image's memory holds that much free heap. Without it, the runtime ends
 // initialisation with its heap arenas full, and every process grows its
@@ -99,7 +96,8 @@ var roomSink []byte
 // growing; the image is as large as a process grew to before.
 // The image's entry file calls it from the last init of package main.
 func Reserve() {
-	roomSink = make([]byte, heapRoom)
-	roomSink = nil
+	// Larger than any stack variable may be: it is allocated on the heap.
+	room := make([]byte, heapRoom)
+	runtime.KeepAlive(room)
 	runtime.GC()
 }
