@@ -455,3 +455,48 @@ func TestMemoryRecycledWithData(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryNotSharedAcrossModules checks that a memory recycled from one
+// module never reaches an instance of another with the same limits: what
+// the first wrote inside its own data segment would survive there.
+func TestMemoryNotSharedAcrossModules(t *testing.T) {
+	ctx := context.Background()
+	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
+		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	lim := binary.Limits{Min: 1, Max: 2, HasMax: true}
+	other := memModule(lim)
+	other.Datas[0].Offset = []byte{0x41, 0xac, 0x02, 0x0b} // i32.const 300
+	x, err := e.Compile(ctx, memModule(lim).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := e.Compile(ctx, other.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		a, err := y.Instantiate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Memory().Write(300, []byte("JUNK!")) {
+			t.Fatal("write failed")
+		}
+		a.Close(ctx)
+		b, err := x.Instantiate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for addr, want := range map[uint64]byte{16: 'h', 300: 0, 304: 0} {
+			if got, err := b.Call(ctx, "peek", addr); err != nil || byte(got[0]) != want {
+				t.Errorf("peek(%d) = %v, %v; want %q", addr, got, err, want)
+			}
+		}
+		b.Close(ctx)
+	}
+}

@@ -449,16 +449,17 @@ function maker(params, kind) {
 }
 
 // Memories of guests compiled to import theirs (see memimport.go), by
-// limits: each zeroed and of its initial size, so an instance cannot tell
-// it from a fresh one. A memory that grew is never pooled (it cannot
-// shrink); the pool keeps a few of each size, 64 MiB in all.
+// module (its dirty ranges, an object of its own): each of the module's
+// initial size and zeroed except where the module's data segments write
+// again, so that an instance of that module cannot tell it from a fresh
+// one. A memory that grew is never pooled (it cannot shrink); the pool
+// keeps a few for each module, 64 MiB in all.
 const memPools = new Map();
 let pooledBytes = 0;
 const poolMaxBytes = 64 << 20, poolMaxPerSize = 4;
 
-function takeMemory(min, max) {
-  const key = min + '/' + max;
-  const pool = memPools.get(key);
+function takeMemory(min, max, dirty) {
+  const pool = memPools.get(dirty);
   if (pool && pool.length > 0) {
     pooledBytes -= min * 65536;
     return pool.pop();
@@ -476,17 +477,12 @@ function recycle(box) {
   box.mem = null;
   if (!m) return;
   const bytes = box.min * 65536;
-  if (m.buffer.byteLength !== bytes || pooledBytes + bytes > poolMaxBytes) return;
-  const key = box.min + '/' + box.max;
-  let pool = memPools.get(key);
-  if (!pool) memPools.set(key, pool = []);
+  if (!box.dirty || m.buffer.byteLength !== bytes || pooledBytes + bytes > poolMaxBytes) return;
+  let pool = memPools.get(box.dirty);
+  if (!pool) memPools.set(box.dirty, pool = []);
   if (pool.length >= poolMaxPerSize) return;
   const u8 = new Uint8Array(m.buffer), d = box.dirty;
-  if (d) {
-    for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
-  } else {
-    u8.fill(0);
-  }
+  for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
   pool.push(m);
   pooledBytes += bytes;
 }
@@ -494,12 +490,12 @@ function recycle(box) {
 // makeImports builds the import object of instance id: specs lists
 // [module, name, funcIndex, params, kind] for every import. With memMin
 // >= 0 the module imports its memory (maximum memMax pages, or none if
-// negative), which comes from the pool.
-function makeImports(id, specs, jspi, memMin, memMax) {
-  const box = { mem: null, pooled: null, min: memMin, max: memMax };
+// negative), which comes from the module's pool (dirty names it).
+function makeImports(id, specs, jspi, memMin, memMax, dirty) {
+  const box = { mem: null, pooled: null, min: memMin, max: memMax, dirty };
   const imports = {};
   if (memMin >= 0) {
-    box.mem = box.pooled = takeMemory(memMin, memMax);
+    box.mem = box.pooled = takeMemory(memMin, memMax, dirty);
     imports['` + memImportModule + `'] = { ` + memImportName + `: box.mem };
   }
   for (const [mod, name, idx, params, kind] of specs) {
@@ -519,8 +515,7 @@ const live = new Map();
 // instantiate creates instance id synchronously (a start function runs
 // now); it returns null, or what the constructor threw.
 function instantiate(id, mod, specs, jspi, memMin, memMax, dirty) {
-  const { imports, box } = makeImports(id, specs, jspi, memMin, memMax);
-  box.dirty = dirty;
+  const { imports, box } = makeImports(id, specs, jspi, memMin, memMax, dirty);
   const rec = { imports, box, exports: null, fns: new Map() };
   live.set(id, rec);
   try {
