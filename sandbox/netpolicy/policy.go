@@ -154,6 +154,7 @@ type Session struct {
 	requests  int
 	respBytes int64
 	reqBytes  int64
+	reqOver   bool // a request body was cut at the budget
 }
 
 // NewSession starts a run's budget under p.
@@ -237,6 +238,12 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 		s.mu.Unlock()
 		return nil, &Error{Kind: ErrBudget, URL: redact(u), Detail: fmt.Sprintf("%d requests allowed per run", s.p.MaxRequests)}
 	}
+	if req.Body != nil && req.ContentLength > 0 && s.p.MaxRequestBytes > 0 && s.reqBytes+req.ContentLength > s.p.MaxRequestBytes {
+		// A body of known length that cannot fit is refused before a
+		// byte is sent.
+		s.mu.Unlock()
+		return nil, &Error{Kind: ErrBudget, URL: redact(u), Detail: fmt.Sprintf("request bodies may total %d bytes per run", s.p.MaxRequestBytes)}
+	}
 	s.requests++
 	s.mu.Unlock()
 
@@ -309,7 +316,7 @@ func (s *Session) classify(ctx context.Context, u string, err error) error {
 		return pe
 	}
 	s.mu.Lock()
-	over := s.p.MaxRequestBytes > 0 && s.reqBytes > s.p.MaxRequestBytes
+	over := s.reqOver
 	s.mu.Unlock()
 	if over {
 		// The transport may report the connection it dropped rather than
@@ -326,14 +333,22 @@ type countingReader struct {
 	url string
 }
 
+// Bytes past the budget never reach the transport: the read that crosses
+// it hands on only what fits, with the budget error, so the server never
+// sees a whole body and cannot answer it.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.s.mu.Lock()
+	limit := c.s.p.MaxRequestBytes
+	over := limit > 0 && c.s.reqBytes+int64(n) > limit
+	if over {
+		n = int(max(limit-c.s.reqBytes, 0))
+		c.s.reqOver = true
+	}
 	c.s.reqBytes += int64(n)
-	over := c.s.p.MaxRequestBytes > 0 && c.s.reqBytes > c.s.p.MaxRequestBytes
 	c.s.mu.Unlock()
 	if over {
-		return n, &Error{Kind: ErrBudget, URL: c.url, Detail: fmt.Sprintf("request bodies may total %d bytes per run", c.s.p.MaxRequestBytes)}
+		return n, &Error{Kind: ErrBudget, URL: c.url, Detail: fmt.Sprintf("request bodies may total %d bytes per run", limit)}
 	}
 	return n, err
 }

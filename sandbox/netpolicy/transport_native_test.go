@@ -80,3 +80,49 @@ func TestGuardDialRebinding(t *testing.T) {
 		t.Errorf("got %q", b)
 	}
 }
+
+// TestRequestBodyBudget: a body of known length over the budget is refused
+// before anything is sent, and a streamed one is cut at the budget, so the
+// server never receives more than the budget allows and never answers.
+func TestRequestBodyBudget(t *testing.T) {
+	var received atomic.Int64
+	var answered atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, err := io.Copy(io.Discard, r.Body)
+		received.Add(n)
+		if err == nil {
+			answered.Add(1)
+			io.WriteString(w, "took it\n")
+		}
+	}))
+	defer srv.Close()
+	rule, _ := ParseRule(srv.URL + "/")
+
+	for _, known := range []bool{true, false} {
+		received.Store(0)
+		answered.Store(0)
+		s := NewSession(Policy{Rules: []Rule{rule}, MaxRequestBytes: 1000})
+		req := &Request{Method: "POST", URL: srv.URL + "/", Body: strings.NewReader(strings.Repeat("x", 5000)), ContentLength: -1}
+		if known {
+			req.ContentLength = 5000
+		}
+		resp, err := s.Do(context.Background(), req)
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			t.Fatalf("known length %v: the server answered %q", known, b)
+		}
+		if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "request bodies may total 1000 bytes per run") {
+			t.Errorf("known length %v: %v, want the request-byte budget", known, err)
+		}
+		if _, sent, _ := s.Used(); sent > 1000 {
+			t.Errorf("known length %v: %d body bytes counted, the budget is 1000", known, sent)
+		}
+		if known && received.Load() != 0 {
+			t.Errorf("a body that cannot fit was sent: the server read %d bytes", received.Load())
+		}
+		if received.Load() > 1000 || answered.Load() != 0 {
+			t.Errorf("known length %v: the server read %d bytes and answered %d times", known, received.Load(), answered.Load())
+		}
+	}
+}
