@@ -22,6 +22,8 @@ type dfa struct {
 	index    map[string]int32
 	start    [2]int32 // the start state at the beginning of the text, and later
 	restart  []uint32 // the closure of the start mid-text, added at every byte
+	anchored bool     // no restart: matches begin where the run begins
+	dead     int32    // the state with no threads left, once built (else -1)
 	failed   bool
 
 	// scratch for building states
@@ -51,7 +53,8 @@ const maxStates = 4096
 
 // newDFA returns an automaton for the expression expr (as compiled by
 // regexp.Compile), or nil if its program needs what the automaton lacks.
-func newDFA(expr string) *dfa {
+// An anchored automaton matches only from where its run starts.
+func newDFA(expr string, anchored bool) *dfa {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
@@ -60,7 +63,7 @@ func newDFA(expr string) *dfa {
 	if err != nil {
 		return nil
 	}
-	d := &dfa{prog: prog, index: make(map[string]int32), seen: make([]bool, len(prog.Inst))}
+	d := &dfa{prog: prog, index: make(map[string]int32), seen: make([]bool, len(prog.Inst)), anchored: anchored, dead: -1}
 	for _, in := range prog.Inst {
 		switch in.Op {
 		case syntax.InstEmptyWidth:
@@ -80,9 +83,12 @@ func newDFA(expr string) *dfa {
 			}
 		}
 	}
-	d.restart = slices.Clone(d.closure(nil, []uint32{uint32(prog.Start)}, 0))
+	mid := slices.Clone(d.closure(nil, []uint32{uint32(prog.Start)}, 0))
+	if !anchored {
+		d.restart = mid
+	}
 	d.start[0] = d.state(d.closure(nil, []uint32{uint32(prog.Start)}, syntax.EmptyBeginText|syntax.EmptyBeginLine))
-	d.start[1] = d.state(d.restart)
+	d.start[1] = d.state(mid)
 	return d
 }
 
@@ -165,6 +171,9 @@ func (d *dfa) state(set []uint32) int32 {
 	d.states = append(d.states, s)
 	i := int32(len(d.states) - 1)
 	d.index[string(d.key)] = i
+	if len(kept) == 0 {
+		d.dead = i
+	}
 	return i
 }
 
@@ -293,4 +302,49 @@ func (d *dfa) match(b []byte) (matched, ok bool) {
 		pos++
 	}
 	return d.endMatch(i, len(b) == 0), true
+}
+
+// longest returns the end of the longest match that starts at s in b, or
+// -1 if none does, for an anchored automaton; ok is false when the
+// automaton cannot tell.
+func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
+	if d.failed {
+		return 0, false
+	}
+	i := d.start[1]
+	if s == 0 {
+		i = d.start[0]
+	}
+	end = -1
+	if d.states[i].match {
+		end = s
+	}
+	t := d.trans
+	for pos := s; pos < len(b); pos++ {
+		if i == d.dead {
+			return end, true
+		}
+		c := b[pos]
+		if c >= utf8.RuneSelf && d.nonASCII {
+			return 0, false
+		}
+		j := t[int(i)<<8|int(c)]
+		if j < 0 {
+			if j = d.step(i, c); j < 0 {
+				return 0, false
+			}
+			t = d.trans
+			if d.states[j].match {
+				j |= matchFlag
+			}
+		}
+		if j&matchFlag != 0 {
+			end = pos + 1
+		}
+		i = j &^ matchFlag
+	}
+	if i != d.dead && d.endMatch(i, len(b) == 0) {
+		end = len(b)
+	}
+	return end, true
 }

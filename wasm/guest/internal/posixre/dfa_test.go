@@ -11,7 +11,7 @@ func TestDFAAgainstRegexp(t *testing.T) {
 	exprs := []string{`(?s)(?:^|\W)(foo)(?:\W|$)`, `(?s)(?:[0-9]+ [A-Z][0-9]X)`, `(?s)^(?:a|b)$`, `(?s)(?:x*)`, `(?s)^$`, `(?s)a$`, `(?s)\Aab`, `(?si)(?:k)`, `(?s)(?:(?:north)|(?:K7)|(?:2024-13))`, `(?s)a.c`, `(?s)[^a]b`}
 	subjects := []string{"", "foo", "foo bar", "xfoo", "a foo.", "12 K7X", "1 A1X", "a", "b", "ab", "c", "xa", "\u212a", "k", "K", "north", "aéc", "abc", "éb", "\xffb", "2024-13"}
 	for _, e := range exprs {
-		d := newDFA(e)
+		d := newDFA(e, false)
 		if d == nil {
 			t.Errorf("%s: no DFA", e)
 			continue
@@ -49,7 +49,7 @@ func TestDFARandom(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		d := newDFA(e.String())
+		d := newDFA(e.String(), false)
 		if d == nil {
 			t.Fatalf("%s: no DFA", e.String())
 		}
