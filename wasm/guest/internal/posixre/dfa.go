@@ -1,6 +1,7 @@
 package posixre
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"slices"
 	"unicode/utf8"
@@ -24,6 +25,7 @@ type dfa struct {
 	restart  []uint32 // the closure of the start mid-text, added at every byte
 	anchored bool     // no restart: matches begin where the run begins
 	dead     int32    // the state with no threads left, once built (else -1)
+	eol      int      // a byte whose transitions stay unbuilt (countLines's line end), or -1
 	failed   bool
 
 	// scratch for building states
@@ -63,7 +65,7 @@ func newDFA(expr string, anchored bool) *dfa {
 	if err != nil {
 		return nil
 	}
-	d := &dfa{prog: prog, index: make(map[string]int32), seen: make([]bool, len(prog.Inst)), anchored: anchored, dead: -1}
+	d := &dfa{prog: prog, index: make(map[string]int32), seen: make([]bool, len(prog.Inst)), anchored: anchored, dead: -1, eol: -1}
 	for _, in := range prog.Inst {
 		switch in.Op {
 		case syntax.InstEmptyWidth:
@@ -199,7 +201,7 @@ func (d *dfa) step(i int32, c byte) int32 {
 		d.seen[pc] = false
 	}
 	j := d.state(d.set)
-	if j >= 0 {
+	if j >= 0 && int(c) != d.eol {
 		t := j
 		if d.states[j].match {
 			t |= matchFlag
@@ -347,4 +349,93 @@ func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
 		end = len(b)
 	}
 	return end, true
+}
+
+// countLines counts the lines of b, each ending in eol (the last may
+// lack it), that contain a match, in one pass over the buffer: the
+// automaton runs across line ends (whose transitions stay unbuilt, so the
+// fast loop stops at them), and a line that has matched is skipped to its
+// end. d must have been made for it (d.eol set). ok is false, with
+// nothing counted, when the automaton cannot tell.
+func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
+	if d.failed {
+		return 0, 0, false
+	}
+	start := d.start[0]
+	if d.states[start].match { // the empty pattern: every line
+		n := bytes.Count(b, []byte{eol})
+		if len(b) > 0 && b[len(b)-1] != eol {
+			n++
+		}
+		return n, n, true
+	}
+	t := d.trans
+	i, pos, lineStart := start, 0, 0
+	for pos < len(b) {
+		for pos+4 <= len(b) {
+			j1 := t[int(i)<<8|int(b[pos])]
+			if j1&matchFlag != 0 {
+				break
+			}
+			j2 := t[int(j1)<<8|int(b[pos+1])]
+			if j2&matchFlag != 0 {
+				i, pos = j1, pos+1
+				break
+			}
+			j3 := t[int(j2)<<8|int(b[pos+2])]
+			if j3&matchFlag != 0 {
+				i, pos = j2, pos+2
+				break
+			}
+			j4 := t[int(j3)<<8|int(b[pos+3])]
+			if j4&matchFlag != 0 {
+				i, pos = j3, pos+3
+				break
+			}
+			i, pos = j4, pos+4
+		}
+		if pos >= len(b) {
+			break
+		}
+		c := b[pos]
+		if c == eol {
+			if d.endMatch(i, pos == lineStart) {
+				matched++
+			}
+			lines++
+			pos++
+			i, lineStart = start, pos
+			continue
+		}
+		j := t[int(i)<<8|int(c)]
+		if j < 0 {
+			if j = d.step(i, c); j < 0 {
+				return 0, 0, false
+			}
+			t = d.trans
+			if d.states[j].match {
+				j |= matchFlag
+			}
+		}
+		if j&matchFlag != 0 {
+			matched++
+			lines++
+			k := bytes.IndexByte(b[pos+1:], eol)
+			if k < 0 {
+				return matched, lines, true
+			}
+			pos += 1 + k + 1
+			i, lineStart = start, pos
+			continue
+		}
+		i = j
+		pos++
+	}
+	if lineStart < len(b) { // a last line without its end
+		if d.endMatch(i, false) {
+			matched++
+		}
+		lines++
+	}
+	return matched, lines, true
 }

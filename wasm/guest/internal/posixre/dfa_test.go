@@ -65,3 +65,89 @@ func TestDFARandom(t *testing.T) {
 		}
 	}
 }
+
+// randomExpr returns a random expression in Go syntax (with (?s)) and a
+// random subject maker, for the automata's random tests.
+func randomCase(r *rand.Rand) (string, func(nl bool) string) {
+	atoms := []string{"a", "b", "ab", ".", "[ab]", "[^a]", "[0-9]", "^", "$", "(a|bc)", "x", "(?i:k)", "é", "(a*)", "(b|)"}
+	ops := []string{"", "", "*", "+", "?", "{2}", "{1,3}"}
+	alphabet := []string{"a", "b", "c", "x", "0", " ", "K", "bc"}
+	var e strings.Builder
+	e.WriteString("(?s)")
+	for range 1 + r.IntN(4) {
+		e.WriteString("(?:" + atoms[r.IntN(len(atoms))] + ")" + ops[r.IntN(len(ops))])
+		if r.IntN(5) == 0 {
+			e.WriteString("|")
+		}
+	}
+	return e.String(), func(nl bool) string {
+		var s strings.Builder
+		for range r.IntN(14) {
+			if nl && r.IntN(5) == 0 {
+				s.WriteByte('\n')
+			}
+			s.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		return s.String()
+	}
+}
+
+// TestCountLinesRandom compares the one-pass line counter with matching
+// the lines one by one.
+func TestCountLinesRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		e, subject := randomCase(r)
+		re, err := regexp.Compile(e)
+		if err != nil {
+			continue
+		}
+		d := newDFA(e, false)
+		d.eol = '\n'
+		for range 10 {
+			s := subject(true)
+			m, n, ok := d.countLines([]byte(s), '\n')
+			if !ok {
+				continue
+			}
+			wm, wn := 0, 0
+			if s != "" {
+				for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+					wn++
+					if re.MatchString(line) {
+						wm++
+					}
+				}
+			}
+			if m != wm || n != wn {
+				t.Fatalf("%s on %q: %d of %d lines, want %d of %d", e, s, m, n, wm, wn)
+			}
+		}
+	}
+}
+
+// TestLocateRandom compares the anchored automaton's leftmost-longest
+// search with package regexp's.
+func TestLocateRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 3000 {
+		e, subject := randomCase(r)
+		re, err := regexp.Compile(e)
+		if err != nil {
+			continue
+		}
+		re.Longest()
+		rx := &Regexp{expr: e, dfa: newDFA(e, false), ngrp: []int{0}}
+		for range 10 {
+			s := subject(false)
+			st, en, ok := rx.locate([]byte(s), 0)
+			if !ok {
+				continue
+			}
+			want := re.FindStringIndex(s)
+			if want == nil && st >= 0 || want != nil && (st != want[0] || en != want[1]) {
+				t.Fatalf("%s on %q: [%d %d], want %v", e, s, st, en, want)
+			}
+		}
+	}
+}

@@ -55,6 +55,7 @@ type Regexp struct {
 	lit   []byte         // the pattern is this plain string
 	need  []byte         // every match contains this string
 	adfa  *dfa           // anchored automaton: the longest match at a start
+	ldfa  *dfa           // automaton of CountLines, blind to line ends
 	capRe *regexp.Regexp // re anchored at both ends, for the groups of a located match
 	caps  []int          // scratch
 	bt    matcher        // reused by the backtracking matcher
@@ -240,6 +241,14 @@ func (r *Regexp) CountLines(b []byte, eol byte) (matched, lines int, ok bool) {
 	}
 	if r.dfa.nonASCII && !isASCII(b) {
 		return 0, 0, false
+	}
+	if r.ldfa == nil || r.ldfa.eol != int(eol) {
+		if r.ldfa = newDFA(r.expr, false); r.ldfa != nil {
+			r.ldfa.eol = int(eol)
+		}
+	}
+	if r.ldfa != nil && !r.ldfa.failed {
+		return r.ldfa.countLines(b, eol)
 	}
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, eol)
