@@ -45,9 +45,28 @@ type dstate struct {
 }
 
 // The transitions of all states, 256 per state in one table so the
-// matching loop does one load per byte: the next state's index, with
-// matchFlag set when that state has matched, or -1 when not built yet.
-const matchFlag = 1 << 30
+// matching loop does one load per byte. An entry is the next state's
+// index shifted left by 8 (its row in the table: the loop ORs the next
+// byte in), or, negative, that state's ^(row|1) when it has matched, or
+// unbuilt (-1). The loop tests one sign per byte; both special cases
+// leave it.
+const unbuilt = -1
+
+// encode is the table entry for a transition into state j.
+func (d *dfa) encode(j int32) int32 {
+	if d.states[j].match {
+		return ^(j<<8 | 1)
+	}
+	return j << 8
+}
+
+// decode is the state a table entry other than unbuilt leads to.
+func decode(t int32) int32 {
+	if t < 0 {
+		return ^t >> 8
+	}
+	return t >> 8
+}
 
 // maxStates caps the automaton's size (each state holds 1 KiB of
 // transitions); past it, the caller's matcher takes over.
@@ -202,11 +221,7 @@ func (d *dfa) step(i int32, c byte) int32 {
 	}
 	j := d.state(d.set)
 	if j >= 0 && int(c) != d.eol {
-		t := j
-		if d.states[j].match {
-			t |= matchFlag
-		}
-		d.trans[int(i)<<8|int(c)] = t
+		d.trans[int(i)<<8|int(c)] = d.encode(j)
 	}
 	return j
 }
@@ -238,6 +253,56 @@ func (d *dfa) endMatch(i int32, atStart bool) bool {
 	return m
 }
 
+// scan follows known transitions into unmatched states from the state
+// whose row is row, along b, and returns the row reached and the bytes
+// consumed: it stops before a byte whose transition is unbuilt or enters
+// a state that has matched. Four bytes a step: under wasm the loop's
+// overhead outweighs the lookups.
+func scan(t []int32, row int32, b []byte) (int32, int) {
+	n := 0
+	for len(b) >= 4 {
+		_ = b[3]
+		j1 := t[row|int32(b[0])]
+		if j1 < 0 {
+			return row, n
+		}
+		j2 := t[j1|int32(b[1])]
+		if j2 < 0 {
+			return j1, n + 1
+		}
+		j3 := t[j2|int32(b[2])]
+		if j3 < 0 {
+			return j2, n + 2
+		}
+		j4 := t[j3|int32(b[3])]
+		if j4 < 0 {
+			return j3, n + 3
+		}
+		row, n, b = j4, n+4, b[4:]
+	}
+	for _, c := range b {
+		j := t[row|int32(c)]
+		if j < 0 {
+			return row, n
+		}
+		row, n = j, n+1
+	}
+	return row, n
+}
+
+// next returns the table entry for state i on byte c, building it if
+// need be, or unbuilt when the automaton has given up.
+func (d *dfa) next(i int32, c byte) int32 {
+	if t := d.trans[int(i)<<8|int(c)]; t != unbuilt {
+		return t
+	}
+	j := d.step(i, c)
+	if j < 0 {
+		return unbuilt
+	}
+	return d.encode(j)
+}
+
 // match reports whether b contains a match; ok is false when the automaton
 // cannot tell.
 func (d *dfa) match(b []byte) (matched, ok bool) {
@@ -255,52 +320,21 @@ func (d *dfa) match(b []byte) (matched, ok bool) {
 	if d.states[i].match {
 		return true, true
 	}
-	t := d.trans
 	pos := 0
-	for pos < len(b) {
-		// Four known, unmatched transitions a step (an unbuilt one, -1,
-		// has matchFlag set too): under wasm the loop's overhead
-		// outweighs the lookups.
-		for pos+4 <= len(b) {
-			j1 := t[int(i)<<8|int(b[pos])]
-			if j1&matchFlag != 0 {
-				break
-			}
-			j2 := t[int(j1)<<8|int(b[pos+1])]
-			if j2&matchFlag != 0 {
-				i, pos = j1, pos+1
-				break
-			}
-			j3 := t[int(j2)<<8|int(b[pos+2])]
-			if j3&matchFlag != 0 {
-				i, pos = j2, pos+2
-				break
-			}
-			j4 := t[int(j3)<<8|int(b[pos+3])]
-			if j4&matchFlag != 0 {
-				i, pos = j3, pos+3
-				break
-			}
-			i, pos = j4, pos+4
-		}
+	for {
+		row, n := scan(d.trans, i<<8, b[pos:])
+		i, pos = row>>8, pos+n
 		if pos >= len(b) {
 			break
 		}
-		c := b[pos]
-		j := t[int(i)<<8|int(c)]
-		if j < 0 {
-			if j = d.step(i, c); j < 0 {
-				return false, false
-			}
-			t = d.trans
-			if d.states[j].match {
-				return true, true
-			}
+		t := d.next(i, b[pos])
+		if t == unbuilt {
+			return false, false
 		}
-		if j&matchFlag != 0 {
+		if t < 0 {
 			return true, true
 		}
-		i = j
+		i = t >> 8
 		pos++
 	}
 	return d.endMatch(i, len(b) == 0), true
@@ -321,7 +355,6 @@ func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
 	if d.states[i].match {
 		end = s
 	}
-	t := d.trans
 	for pos := s; pos < len(b); pos++ {
 		if i == d.dead {
 			return end, true
@@ -330,20 +363,14 @@ func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
 		if c >= utf8.RuneSelf && d.nonASCII {
 			return 0, false
 		}
-		j := t[int(i)<<8|int(c)]
-		if j < 0 {
-			if j = d.step(i, c); j < 0 {
-				return 0, false
-			}
-			t = d.trans
-			if d.states[j].match {
-				j |= matchFlag
-			}
+		t := d.next(i, c)
+		if t == unbuilt {
+			return 0, false
 		}
-		if j&matchFlag != 0 {
+		if t < 0 {
 			end = pos + 1
 		}
-		i = j &^ matchFlag
+		i = decode(t)
 	}
 	if i != d.dead && d.endMatch(i, len(b) == 0) {
 		end = len(b)
@@ -369,31 +396,10 @@ func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
 		}
 		return n, n, true
 	}
-	t := d.trans
 	i, pos, lineStart := start, 0, 0
 	for pos < len(b) {
-		for pos+4 <= len(b) {
-			j1 := t[int(i)<<8|int(b[pos])]
-			if j1&matchFlag != 0 {
-				break
-			}
-			j2 := t[int(j1)<<8|int(b[pos+1])]
-			if j2&matchFlag != 0 {
-				i, pos = j1, pos+1
-				break
-			}
-			j3 := t[int(j2)<<8|int(b[pos+2])]
-			if j3&matchFlag != 0 {
-				i, pos = j2, pos+2
-				break
-			}
-			j4 := t[int(j3)<<8|int(b[pos+3])]
-			if j4&matchFlag != 0 {
-				i, pos = j3, pos+3
-				break
-			}
-			i, pos = j4, pos+4
-		}
+		row, n := scan(d.trans, i<<8, b[pos:])
+		i, pos = row>>8, pos+n
 		if pos >= len(b) {
 			break
 		}
@@ -407,17 +413,11 @@ func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
 			i, lineStart = start, pos
 			continue
 		}
-		j := t[int(i)<<8|int(c)]
-		if j < 0 {
-			if j = d.step(i, c); j < 0 {
-				return 0, 0, false
-			}
-			t = d.trans
-			if d.states[j].match {
-				j |= matchFlag
-			}
+		t := d.next(i, c)
+		if t == unbuilt {
+			return 0, 0, false
 		}
-		if j&matchFlag != 0 {
+		if t < 0 {
 			matched++
 			lines++
 			k := bytes.IndexByte(b[pos+1:], eol)
@@ -428,7 +428,7 @@ func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
 			i, lineStart = start, pos
 			continue
 		}
-		i = j
+		i = t >> 8
 		pos++
 	}
 	if lineStart < len(b) { // a last line without its end
