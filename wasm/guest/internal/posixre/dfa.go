@@ -379,24 +379,41 @@ func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
 }
 
 // countLines counts the lines of b, each ending in eol (the last may
-// lack it), that contain a match, in one pass over the buffer: the
-// automaton runs across line ends (whose transitions stay unbuilt, so the
-// fast loop stops at them), and a line that has matched is skipped to its
-// end. d must have been made for it (d.eol set). ok is false, with
-// nothing counted, when the automaton cannot tell.
+// lack it), that contain a match. d must have been made for it (d.eol
+// set). ok is false, with nothing counted, when the automaton cannot
+// tell.
 func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
-	if d.failed {
-		return 0, 0, false
-	}
-	start := d.start[0]
-	if d.states[start].match { // the empty pattern: every line
-		n := bytes.Count(b, []byte{eol})
-		if len(b) > 0 && b[len(b)-1] != eol {
-			n++
+	for len(b) > 0 {
+		start, end, skipped, ok := d.firstLine(b, eol)
+		if !ok {
+			return 0, 0, false
 		}
-		return n, n, true
+		lines += skipped
+		if start < 0 {
+			break
+		}
+		matched++
+		lines++
+		b = b[end:]
 	}
-	i, pos, lineStart := start, 0, 0
+	return matched, lines, true
+}
+
+// firstLine finds the first line of b (lines end in eol, the last may
+// lack it) that contains a match, in one pass: the automaton runs across
+// line ends (whose transitions stay unbuilt, so the scan stops there).
+// It returns the line's start and end (past its eol) and how many lines
+// come before it; start is -1 when no line matches. d must have been
+// made for it (d.eol set). ok is false when the automaton cannot tell.
+func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
+	if d.failed {
+		return 0, 0, 0, false
+	}
+	begin := d.start[0]
+	if d.states[begin].match { // the empty pattern: every line
+		return 0, lineEnd(b, 0, eol), 0, true
+	}
+	i, pos, lineStart := begin, 0, 0
 	for pos < len(b) {
 		row, n := scan(d.trans, i<<8, b[pos:])
 		i, pos = row>>8, pos+n
@@ -406,36 +423,37 @@ func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
 		c := b[pos]
 		if c == eol {
 			if d.endMatch(i, pos == lineStart) {
-				matched++
+				return lineStart, pos + 1, skipped, true
 			}
-			lines++
+			skipped++
 			pos++
-			i, lineStart = start, pos
+			i, lineStart = begin, pos
 			continue
 		}
 		t := d.next(i, c)
 		if t == unbuilt {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		if t < 0 {
-			matched++
-			lines++
-			k := bytes.IndexByte(b[pos+1:], eol)
-			if k < 0 {
-				return matched, lines, true
-			}
-			pos += 1 + k + 1
-			i, lineStart = start, pos
-			continue
+			return lineStart, lineEnd(b, pos+1, eol), skipped, true
 		}
 		i = t >> 8
 		pos++
 	}
 	if lineStart < len(b) { // a last line without its end
 		if d.endMatch(i, false) {
-			matched++
+			return lineStart, len(b), skipped, true
 		}
-		lines++
+		skipped++
 	}
-	return matched, lines, true
+	return -1, -1, skipped, true
+}
+
+// lineEnd returns the end of the line holding b[from-1]: past the next
+// eol at or after from, or len(b).
+func lineEnd(b []byte, from int, eol byte) int {
+	if k := bytes.IndexByte(b[from:], eol); k >= 0 {
+		return from + k + 1
+	}
+	return len(b)
 }

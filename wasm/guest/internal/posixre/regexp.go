@@ -236,36 +236,41 @@ func (r *Regexp) Match(b []byte) (bool, error) {
 // cannot tell without the slower matchers: the caller then matches the
 // lines one by one.
 func (r *Regexp) CountLines(b []byte, eol byte) (matched, lines int, ok bool) {
-	if r.dfa == nil || r.dfa.failed {
+	d := r.lineDFA(b, eol)
+	if d == nil {
 		return 0, 0, false
 	}
-	if r.dfa.nonASCII && !isASCII(b) {
-		return 0, 0, false
+	return d.countLines(b, eol)
+}
+
+// FirstLine finds the first line of b (lines end in eol, the last may
+// lack it) that contains a match: its start and end (past its eol) and
+// how many lines come before it; start is -1 when none does. ok is false
+// when it cannot tell without the slower matchers.
+func (r *Regexp) FirstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
+	d := r.lineDFA(b, eol)
+	if d == nil {
+		return 0, 0, 0, false
+	}
+	return d.firstLine(b, eol)
+}
+
+// lineDFA returns the automaton that searches b line by line in one pass,
+// or nil if it cannot.
+func (r *Regexp) lineDFA(b []byte, eol byte) *dfa {
+	if r.dfa == nil || r.dfa.failed || r.dfa.nonASCII && !isASCII(b) {
+		return nil
 	}
 	if r.ldfa == nil || r.ldfa.eol != int(eol) {
-		if r.ldfa = newDFA(r.expr, false); r.ldfa != nil {
-			r.ldfa.eol = int(eol)
+		if r.ldfa = newDFA(r.expr, false); r.ldfa == nil {
+			return nil
 		}
+		r.ldfa.eol = int(eol)
 	}
-	if r.ldfa != nil && !r.ldfa.failed {
-		return r.ldfa.countLines(b, eol)
+	if r.ldfa.failed {
+		return nil
 	}
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, eol)
-		if i < 0 {
-			i = len(b)
-		}
-		m, ok := r.dfa.match(b[:i])
-		if !ok {
-			return 0, 0, false
-		}
-		if m {
-			matched++
-		}
-		lines++
-		b = b[min(i+1, len(b)):]
-	}
-	return matched, lines, true
+	return r.ldfa
 }
 
 // isASCII reports whether b has no byte above 0x7f, eight bytes a step.
