@@ -78,7 +78,7 @@ var toolCases = []struct{ name, cmd string }{
 	{"wc-w", "wc -w d"},
 	{"cat-grep-wc", "cat d | grep xray | wc -l"},
 	{"tail-1", "tail -1 d"},
-	{"awk-sum", "awk '{s+=$4} END{print s}' d"},
+	{"awk-sum", "awk '{s+=$3} END{print s}' d"},
 	{"awk-group", "awk '{n[$2]+=$3} END{for(k in n) print k, n[k]}' d"},
 	{"sed-re", `sed -E 's/([0-9]+)-([0-9]+)-([0-9]+)/\\3.\\2.\\1/' d`},
 	{"jq", "jq -c 'select(.amount > 50000) | .region' j"},
