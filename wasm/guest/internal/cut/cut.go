@@ -72,7 +72,8 @@ type cut struct {
 	outSet     bool
 	onlyDelim  bool
 	eol        byte
-	chars      bool // -c counts UTF-8 characters
+	chars      bool   // -c counts UTF-8 characters
+	obuf       []byte // output of a block of lines, reused
 }
 
 // selected reports whether position i (1-based) is selected.
@@ -249,6 +250,36 @@ func Main(env *tool.Env) int {
 
 func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 	br := bufio.NewReaderSize(r, 64<<10)
+	if c.mode == 'f' {
+		// Whole buffers of lines at a time, into one output buffer: under
+		// wasm the calls of a line-by-line loop cost more than the work.
+		// What is left (a line longer than the buffer, a last line
+		// without its end) goes to the loop below.
+		for {
+			buf, err := br.Peek(max(br.Buffered(), 1))
+			end := bytes.LastIndexByte(buf, c.eol) + 1
+			if end == 0 {
+				if err != nil || len(buf) >= br.Size() {
+					break
+				}
+				if _, err := br.Peek(len(buf) + 1); err != nil {
+					break
+				}
+				continue
+			}
+			o := c.obuf[:0]
+			for b := buf[:end]; len(b) > 0; {
+				i := bytes.IndexByte(b, c.eol)
+				o = c.fields(o, b[:i])
+				b = b[i+1:]
+			}
+			c.obuf = o
+			if _, err := out.Write(o); err != nil {
+				return err
+			}
+			br.Discard(end)
+		}
+	}
 	var long []byte
 	for {
 		line, err := br.ReadSlice(c.eol)
@@ -271,7 +302,8 @@ func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 			body = body[:len(body)-1]
 		}
 		if c.mode == 'f' {
-			c.fields(out, body)
+			c.obuf = c.fields(c.obuf[:0], body)
+			out.Write(c.obuf)
 		} else {
 			c.positions(out, body)
 		}
@@ -320,14 +352,16 @@ func (c *cut) positions(out *bufio.Writer, b []byte) {
 	out.WriteByte(c.eol)
 }
 
-func (c *cut) fields(out *bufio.Writer, b []byte) {
-	i := bytes.Index(b, c.delim)
+// fields appends to o the selected fields of the line b (without its end)
+// and the line's end.
+func (c *cut) fields(o, b []byte) []byte {
+	i := c.index(b)
 	if i < 0 {
 		if !c.onlyDelim {
-			out.Write(b)
-			out.WriteByte(c.eol)
+			o = append(o, b...)
+			o = append(o, c.eol)
 		}
-		return
+		return o
 	}
 	// Past the last selected field nothing more is printed.
 	last := math.MaxInt
@@ -342,20 +376,24 @@ func (c *cut) fields(out *bufio.Writer, b []byte) {
 		}
 		if c.selected(n) {
 			if !first {
-				out.Write(c.outDelim)
+				o = append(o, c.outDelim...)
 			}
-			out.Write(field)
+			o = append(o, field...)
 			first = false
 		}
 		if i < 0 {
 			break
 		}
 		b = b[i+len(c.delim):]
-		if len(c.delim) == 1 {
-			i = bytes.IndexByte(b, c.delim[0])
-		} else {
-			i = bytes.Index(b, c.delim)
-		}
+		i = c.index(b)
 	}
-	out.WriteByte(c.eol)
+	return append(o, c.eol)
+}
+
+// index finds the delimiter in b.
+func (c *cut) index(b []byte) int {
+	if len(c.delim) == 1 {
+		return bytes.IndexByte(b, c.delim[0])
+	}
+	return bytes.Index(b, c.delim)
 }
