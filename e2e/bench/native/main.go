@@ -30,14 +30,15 @@ func main() {
 	data := flag.String("data", "", "folder whose files are copied into the sandbox's working directory")
 	cases := flag.String("cases", "", "JSON list of {name, cmd, runs}")
 	cache := flag.String("cachedir", "", "compilation cache folder")
+	setup := flag.String("setup", "", "command run once before the timing")
 	flag.Parse()
-	if err := run(*tools, *data, *cases, *cache); err != nil {
+	if err := run(*tools, *data, *cases, *cache, *setup); err != nil {
 		fmt.Fprintln(os.Stderr, "native:", err)
 		os.Exit(1)
 	}
 }
 
-func run(tools, data, casesJSON, cache string) error {
+func run(tools, data, casesJSON, cache, setup string) error {
 	var cases []benchCase
 	if err := json.Unmarshal([]byte(casesJSON), &cases); err != nil {
 		return fmt.Errorf("-cases: %w", err)
@@ -54,6 +55,9 @@ func run(tools, data, casesJSON, cache string) error {
 			return err
 		}
 		for _, e := range ents {
+			if !e.Type().IsRegular() {
+				continue // the setup command makes the rest
+			}
 			b, err := os.ReadFile(filepath.Join(data, e.Name()))
 			if err != nil {
 				return err
@@ -61,6 +65,11 @@ func run(tools, data, casesJSON, cache string) error {
 			if err := sb.WriteFile("/home/user/"+e.Name(), b, 0o644); err != nil {
 				return err
 			}
+		}
+	}
+	if setup != "" {
+		if r, err := sb.Run(ctx, setup); err != nil || r.ExitCode != 0 {
+			return fmt.Errorf("setup: %v %s", err, r.Stderr)
 		}
 	}
 	// Warm up: the first guest compiles (or loads from the cache) the tools.
