@@ -3,6 +3,7 @@ package posixre
 import (
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -147,6 +148,59 @@ func TestLocateRandom(t *testing.T) {
 			want := re.FindStringIndex(s)
 			if want == nil && st >= 0 || want != nil && (st != want[0] || en != want[1]) {
 				t.Fatalf("%s on %q: [%d %d], want %v", e, s, st, en, want)
+			}
+		}
+	}
+}
+
+// TestSubmatchRandom compares the submatch searches (the automata locate
+// each match, Go's regexp finds its groups on the match alone) with Go's
+// regexp run on the whole subject, over random EREs with groups.
+func TestSubmatchRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	atoms := []string{"a", "b", "ab", ".", "[ab]", "[^a]", "[0-9]", "(a|bc)", "(a*)", "(b|)", "(x+)", "([0-9]+)-"}
+	ops := []string{"", "", "*", "+", "?", "{2}", "{1,3}"}
+	alphabet := []string{"a", "b", "c", "x", "0", "12", "-", " ", "bc"}
+	for range 2000 {
+		var e strings.Builder
+		for range 1 + r.IntN(4) {
+			a := atoms[r.IntN(len(atoms))]
+			op := ops[r.IntN(len(ops))]
+			if op != "" && !strings.HasPrefix(a, "(") && len(a) > 1 && a[0] != '[' {
+				a = "(" + a + ")"
+			}
+			e.WriteString(a + op)
+		}
+		re, err := Compile([]string{e.String()}, Options{Extended: true, Sed: true})
+		if err != nil || re.re == nil {
+			continue
+		}
+		for range 10 {
+			var s strings.Builder
+			for range r.IntN(12) {
+				s.WriteString(alphabet[r.IntN(len(alphabet))])
+			}
+			b := []byte(s.String())
+			var got [][]int
+			if err := re.ForEachSubmatch(b, 2*(re.NumSubexp()+1), func(caps []int) bool {
+				got = append(got, append([]int(nil), caps...))
+				return true
+			}); err != nil {
+				t.Fatal(err)
+			}
+			want := re.re.FindAllSubmatchIndex(b, -1)
+			if len(got) != len(want) {
+				t.Fatalf("%s on %q: %v, want %v", e.String(), b, got, want)
+			}
+			for i := range got {
+				if !slices.Equal(got[i], want[i]) {
+					t.Fatalf("%s on %q: %v, want %v", e.String(), b, got, want)
+				}
+			}
+			caps := make([]int, 2*(re.NumSubexp()+1))
+			ok, _ := re.FindSubmatch(b, caps)
+			if ok != (len(want) > 0) || ok && !slices.Equal(caps, want[0]) {
+				t.Fatalf("%s on %q: first %v %v, want %v", e.String(), b, ok, caps, want)
 			}
 		}
 	}
