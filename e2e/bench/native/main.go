@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox"
@@ -31,14 +32,15 @@ func main() {
 	cases := flag.String("cases", "", "JSON list of {name, cmd, runs}")
 	cache := flag.String("cachedir", "", "compilation cache folder")
 	setup := flag.String("setup", "", "command run once before the timing")
+	cpu := flag.Bool("cpu", false, "time the process's CPU (user + system) rather than the wall clock")
 	flag.Parse()
-	if err := run(*tools, *data, *cases, *cache, *setup); err != nil {
+	if err := run(*tools, *data, *cases, *cache, *setup, *cpu); err != nil {
 		fmt.Fprintln(os.Stderr, "native:", err)
 		os.Exit(1)
 	}
 }
 
-func run(tools, data, casesJSON, cache, setup string) error {
+func run(tools, data, casesJSON, cache, setup string, cpu bool) error {
 	var cases []benchCase
 	if err := json.Unmarshal([]byte(casesJSON), &cases); err != nil {
 		return fmt.Errorf("-cases: %w", err)
@@ -80,7 +82,7 @@ func run(tools, data, casesJSON, cache, setup string) error {
 	for _, c := range cases {
 		times := make([]float64, 0, c.Runs)
 		for range max(c.Runs, 1) {
-			start := time.Now()
+			start, cpu0 := time.Now(), cpuTime()
 			r, err := sb.Run(ctx, c.Cmd)
 			if err != nil {
 				return err
@@ -88,10 +90,23 @@ func run(tools, data, casesJSON, cache, setup string) error {
 			if r.ExitCode != 0 {
 				return fmt.Errorf("%s: exit %d: %s", c.Cmd, r.ExitCode, r.Stderr)
 			}
-			times = append(times, float64(time.Since(start))/float64(time.Millisecond))
+			took := time.Since(start)
+			if cpu {
+				took = cpuTime() - cpu0
+			}
+			times = append(times, float64(took)/float64(time.Millisecond))
 		}
 		slices.Sort(times)
 		out[c.Name] = times[len(times)/2]
 	}
 	return json.NewEncoder(os.Stdout).Encode(out)
+}
+
+// cpuTime returns the CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
