@@ -5,6 +5,8 @@ import (
 	"regexp/syntax"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 // A dfa answers Match for a translated expression a byte at a time, with
@@ -26,6 +28,10 @@ type dfa struct {
 	anchored bool     // no restart: matches begin where the run begins
 	dead     int32    // the state with no threads left, once built (else -1)
 	eol      int      // a byte whose transitions stay unbuilt (countLines's line end), or -1
+	// eolRestart: with eol set, the program cannot match at a line's end
+	// ($), so a line end leads straight back to the start state and the
+	// scan runs on across lines (see setEOL).
+	eolRestart bool
 	failed   bool
 
 	// scratch for building states
@@ -198,8 +204,23 @@ func (d *dfa) state(set []uint32) int32 {
 	return i
 }
 
+// setEOL makes d search lines ending in eol (firstLine, countLines).
+func (d *dfa) setEOL(eol byte) {
+	d.eol = int(eol)
+	d.eolRestart = true
+	for _, in := range d.prog.Inst {
+		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyEndText|syntax.EmptyEndLine) != 0 {
+			d.eolRestart = false
+		}
+	}
+}
+
 // step builds the transition of state i on byte c.
 func (d *dfa) step(i int32, c byte) int32 {
+	if d.eolRestart && int(c) == d.eol {
+		d.trans[int(i)<<8|int(c)] = d.encode(d.start[0])
+		return d.start[0]
+	}
 	s := d.states[i]
 	d.set = d.set[:0]
 	if c < utf8.RuneSelf {
@@ -412,6 +433,33 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 	begin := d.start[0]
 	if d.states[begin].match { // the empty pattern: every line
 		return 0, lineEnd(b, 0, eol), 0, true
+	}
+	if d.eolRestart {
+		// No per-line work: line ends lead back to the start state, and
+		// lines are counted only where a match stops the scan.
+		i, pos := begin, 0
+		for pos < len(b) {
+			row, n := scan(d.trans, i<<8, b[pos:])
+			i, pos = row>>8, pos+n
+			if pos >= len(b) {
+				break
+			}
+			t := d.next(i, b[pos])
+			if t == unbuilt {
+				return 0, 0, 0, false
+			}
+			if t < 0 {
+				ls := bytes.LastIndexByte(b[:pos], eol) + 1
+				return ls, lineEnd(b, pos+1, eol), wc.CountByte(b[:ls], eol), true
+			}
+			i = t >> 8
+			pos++
+		}
+		n := wc.CountByte(b, eol)
+		if len(b) > 0 && b[len(b)-1] != eol {
+			n++
+		}
+		return -1, -1, n, true
 	}
 	i, pos, lineStart := begin, 0, 0
 	for pos < len(b) {

@@ -104,7 +104,7 @@ func TestCountLinesRandom(t *testing.T) {
 			continue
 		}
 		d := newDFA(e, false)
-		d.eol = '\n'
+		d.setEOL('\n')
 		for range 10 {
 			s := subject(true)
 			m, n, ok := d.countLines([]byte(s), '\n')

@@ -265,7 +265,7 @@ func (r *Regexp) lineDFA(b []byte, eol byte) *dfa {
 		if r.ldfa = newDFA(r.expr, false); r.ldfa == nil {
 			return nil
 		}
-		r.ldfa.eol = int(eol)
+		r.ldfa.setEOL(eol)
 	}
 	if r.ldfa.failed {
 		return nil
