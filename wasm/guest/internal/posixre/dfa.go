@@ -32,7 +32,7 @@ type dfa struct {
 	// ($), so a line end leads straight back to the start state and the
 	// scan runs on across lines (see setEOL).
 	eolRestart bool
-	failed   bool
+	failed     bool
 
 	// scratch for building states
 	set  []uint32
