@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 var spec = tool.Spec{
@@ -250,7 +251,7 @@ func Main(env *tool.Env) int {
 
 func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	if c.mode == 'f' {
+	{
 		// Whole buffers of lines at a time, into one output buffer: under
 		// wasm the calls of a line-by-line loop cost more than the work.
 		// What is left (a line longer than the buffer, a last line
@@ -270,7 +271,11 @@ func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 			o := c.obuf[:0]
 			for b := buf[:end]; len(b) > 0; {
 				i := bytes.IndexByte(b, c.eol)
-				o = c.fields(o, b[:i])
+				if c.mode == 'f' {
+					o = c.fields(o, b[:i])
+				} else {
+					o = c.positions(o, b[:i])
+				}
 				b = b[i+1:]
 			}
 			c.obuf = o
@@ -303,10 +308,10 @@ func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 		}
 		if c.mode == 'f' {
 			c.obuf = c.fields(c.obuf[:0], body)
-			out.Write(c.obuf)
 		} else {
-			c.positions(out, body)
+			c.obuf = c.positions(c.obuf[:0], body)
 		}
+		out.Write(c.obuf)
 		if err != nil {
 			if err == io.EOF {
 				return nil
@@ -316,20 +321,22 @@ func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 	}
 }
 
-func (c *cut) positions(out *bufio.Writer, b []byte) {
-	if !c.chars && !c.complement {
-		// Bytes: the merged spans are apart, so each is one slice.
+// positions appends to o the selected bytes or characters of the line b
+// (without its end) and the line's end.
+func (c *cut) positions(o, b []byte) []byte {
+	if (!c.chars || wc.IsASCII(b)) && !c.complement {
+		// Bytes (or characters of one byte): the merged spans are
+		// apart, so each is one slice.
 		for k, s := range c.spans {
 			if s.lo > len(b) {
 				break
 			}
 			if k > 0 && c.outSet {
-				out.Write(c.outDelim)
+				o = append(o, c.outDelim...)
 			}
-			out.Write(b[s.lo-1 : min(s.hi, len(b))])
+			o = append(o, b[s.lo-1:min(s.hi, len(b))]...)
 		}
-		out.WriteByte(c.eol)
-		return
+		return append(o, c.eol)
 	}
 	prev := false // the previous position was selected
 	first := true
@@ -340,16 +347,16 @@ func (c *cut) positions(out *bufio.Writer, b []byte) {
 		}
 		if c.selected(pos) {
 			if !prev && !first && c.outSet {
-				out.Write(c.outDelim)
+				o = append(o, c.outDelim...)
 			}
-			out.Write(b[i : i+n])
+			o = append(o, b[i:i+n]...)
 			prev, first = true, false
 		} else {
 			prev = false
 		}
 		i += n
 	}
-	out.WriteByte(c.eol)
+	return append(o, c.eol)
 }
 
 // fields appends to o the selected fields of the line b (without its end)

@@ -2,13 +2,14 @@ package posixre
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 // Options select the dialect and how matches must sit in the line.
@@ -258,7 +259,7 @@ func (r *Regexp) FirstLine(b []byte, eol byte) (start, end, skipped int, ok bool
 // lineDFA returns the automaton that searches b line by line in one pass,
 // or nil if it cannot.
 func (r *Regexp) lineDFA(b []byte, eol byte) *dfa {
-	if r.dfa == nil || r.dfa.failed || r.dfa.nonASCII && !isASCII(b) {
+	if r.dfa == nil || r.dfa.failed || r.dfa.nonASCII && !wc.IsASCII(b) {
 		return nil
 	}
 	if r.ldfa == nil || r.ldfa.eol != int(eol) {
@@ -271,22 +272,6 @@ func (r *Regexp) lineDFA(b []byte, eol byte) *dfa {
 		return nil
 	}
 	return r.ldfa
-}
-
-// isASCII reports whether b has no byte above 0x7f, eight bytes a step.
-func isASCII(b []byte) bool {
-	for len(b) >= 8 {
-		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // FindAll calls fn with each successive non-overlapping, non-empty match

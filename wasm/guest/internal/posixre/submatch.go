@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"regexp"
 	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 // The searches for one pattern with its groups, as sed's s command and
@@ -103,7 +105,7 @@ func (r *Regexp) ForEachSubmatch(b []byte, ncap int, fn func(caps []int) bool) e
 // goFirst reports whether Go's regexp should search b rather than the
 // automata: they are not there, have given up, or would decline b.
 func (r *Regexp) goFirst(b []byte) bool {
-	return r.re != nil && (r.dfa == nil || r.dfa.failed || r.dfa.nonASCII && !isASCII(b))
+	return r.re != nil && (r.dfa == nil || r.dfa.failed || r.dfa.nonASCII && !wc.IsASCII(b))
 }
 
 // findAt finds the leftmost-longest match starting at or after from and
