@@ -269,14 +269,18 @@ func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 				continue
 			}
 			o := c.obuf[:0]
-			for b := buf[:end]; len(b) > 0; {
-				i := bytes.IndexByte(b, c.eol)
-				if c.mode == 'f' {
+			if c.mode == 'f' {
+				for b := buf[:end]; len(b) > 0; {
+					i := bytes.IndexByte(b, c.eol)
 					o = c.fields(o, b[:i])
-				} else {
-					o = c.positions(o, b[:i])
+					b = b[i+1:]
 				}
-				b = b[i+1:]
+			} else {
+				for b := buf[:end]; len(b) > 0; {
+					i := bytes.IndexByte(b, c.eol)
+					o = c.positions(o, b[:i])
+					b = b[i+1:]
+				}
 			}
 			c.obuf = o
 			if _, err := out.Write(o); err != nil {
