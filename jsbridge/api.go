@@ -202,7 +202,7 @@ func (a *api) create(args []js.Value) any {
 
 // parseOptions reads Sandbox.create's options object.
 func parseOptions(o js.Value) (sandbox.Options, error) {
-	opts := sandbox.Options{Engine: EngineFactory}
+	opts := sandbox.Options{Platform: Platform}
 	if o.IsUndefined() || o.IsNull() {
 		o = jsObject.New()
 	}

@@ -103,7 +103,7 @@ func signature(hf *wasm.HostFunc) (params string, kind int) {
 	return string(b), kind
 }
 
-// EngineFactory adapts NewEngine to sandbox.EngineFactory.
+// EngineFactory returns the engine of every sandbox (see Platform).
 //
 // Every sandbox of the page shares one engine, so a tool module is fetched,
 // instrumented and compiled once per page. The host modules are the same

@@ -30,7 +30,7 @@ func toolsDir(t *testing.T) string {
 func newSandbox(t *testing.T) *sandbox.Sandbox {
 	t.Helper()
 	sb, err := sandbox.New(context.Background(), sandbox.Options{
-		Engine: EngineFactory, Tools: os.DirFS(toolsDir(t)), Timeout: 20 * time.Second,
+		Platform: Platform, Tools: os.DirFS(toolsDir(t)), Timeout: 20 * time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestSecondSandboxReusesModules(t *testing.T) {
 // every engine mode.
 func TestTimeout(t *testing.T) {
 	sb, err := sandbox.New(context.Background(), sandbox.Options{
-		Engine: EngineFactory, Tools: os.DirFS(toolsDir(t)), Timeout: 300 * time.Millisecond,
+		Platform: Platform, Tools: os.DirFS(toolsDir(t)), Timeout: 300 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)

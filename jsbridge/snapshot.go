@@ -9,6 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/wasmsand/wasmsand/platform/browser"
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
@@ -172,7 +173,7 @@ func parseStoreOptions(o js.Value, opts *sandbox.Options) error {
 	switch {
 	case st.IsUndefined() || st.IsNull():
 	case st.Type() == js.TypeString && st.String() == "indexeddb":
-		opts.Store = newIDBStore("wasmsand")
+		opts.Store = browser.IDBStore("wasmsand")
 	case st.Type() == js.TypeObject:
 		for _, m := range []string{"put", "get", "list", "delete"} {
 			if st.Get(m).Type() != js.TypeFunction {

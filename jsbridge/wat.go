@@ -33,7 +33,7 @@ func (w *watCompiler) compile(ctx context.Context, text []byte) ([]byte, error) 
 			w.mu.Unlock()
 			return nil, err
 		}
-		w.c = wat.New(sandbox.Options{Engine: EngineFactory, Tools: tfs})
+		w.c = wat.New(sandbox.Options{Platform: Platform, Tools: tfs})
 	}
 	c := w.c
 	w.mu.Unlock()

@@ -34,16 +34,25 @@ type toolSet struct {
 }
 
 // loadToolSet reads the manifest of the tools in opts.Tools, or else in
-// the host directory opts.ToolsDir, and lists every other NAME.wasm as
-// command NAME. No tools give an empty set (only shell builtins work).
-func loadToolSet(opts Options) (*toolSet, error) {
+// the host directory opts.ToolsDir, or else the platform's, and lists
+// every other NAME.wasm as command NAME. No tools give an empty set (only
+// shell builtins work).
+func loadToolSet(ctx context.Context, opts Options, p Platform) (*toolSet, error) {
 	ts := &toolSet{fsys: opts.Tools, where: "Options.Tools", commands: map[string]string{},
 		modules: map[string][]byte{}, placed: map[string]bool{}}
-	if ts.fsys == nil {
-		if opts.ToolsDir == "" {
+	switch {
+	case ts.fsys != nil:
+	case opts.ToolsDir != "":
+		ts.fsys, ts.where = os.DirFS(opts.ToolsDir), opts.ToolsDir
+	default:
+		fsys, err := p.Tools(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: the platform's tools: %w", err)
+		}
+		if fsys == nil {
 			return ts, nil
 		}
-		ts.fsys, ts.where = os.DirFS(opts.ToolsDir), opts.ToolsDir
+		ts.fsys, ts.where = fsys, "the platform's tools"
 	}
 	entries, err := fs.ReadDir(ts.fsys, ".")
 	if err != nil {
@@ -73,6 +82,9 @@ func loadToolSet(opts Options) (*toolSet, error) {
 	}
 	return ts, nil
 }
+
+// empty reports that the set has no commands at all.
+func (ts *toolSet) empty() bool { return len(ts.commands) == 0 }
 
 // names lists the commands, sorted.
 func (ts *toolSet) names() []string {

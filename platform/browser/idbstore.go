@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package jsbridge
+package browser
 
 import (
 	"context"
@@ -34,9 +34,9 @@ var (
 	idbStores = map[string]*idbStore{}
 )
 
-// newIDBStore returns the store over database name (one per name and
-// process).
-func newIDBStore(name string) *idbStore {
+// IDBStore returns the sandbox.Store over the IndexedDB database name
+// (one per name and process).
+func IDBStore(name string) sandbox.Store {
 	idbMu.Lock()
 	defer idbMu.Unlock()
 	s := idbStores[name]
@@ -185,7 +185,17 @@ func (s *idbStore) Put(ctx context.Context, name string, data []byte) error {
 		if rec, err = rec.New(); err != nil {
 			return safejs.Undefined(), err
 		}
-		rec.Set("data", safejs.Safe(bytesToJS(data)))
+		arr, err := safejs.Global().Get("Uint8Array")
+		if err != nil {
+			return safejs.Undefined(), err
+		}
+		if arr, err = arr.New(len(data)); err != nil {
+			return safejs.Undefined(), err
+		}
+		if _, err := safejs.CopyBytesToJS(arr, data); err != nil {
+			return safejs.Undefined(), err
+		}
+		rec.Set("data", arr)
 		rec.Set("size", len(data))
 		rec.Set("modified", float64(time.Now().UnixMilli()))
 		_, err = objs.Call("put", rec, name)

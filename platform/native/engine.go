@@ -1,6 +1,4 @@
-//go:build !js
-
-package sandbox
+package native
 
 import (
 	"context"
@@ -9,9 +7,19 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/wazeroengine"
 )
 
-// defaultEngine is wazero. It is the one file of the core with a build
-// constraint: linking wazero into the js/wasm core would add megabytes
-// that page never runs (the js build passes Options.Engine).
-func defaultEngine(ctx context.Context, hosts []wasm.HostModule, cacheDir string) (wasm.Engine, error) {
-	return wazeroengine.New(ctx, wazeroengine.Config{HostModules: hosts, CacheDir: cacheDir})
+// Engine returns the wazero engine for cacheDir (made on first use, with
+// wazero's compilation cache in cacheDir when it is not ""). Every
+// sandbox with the same cacheDir shares it.
+func (p *Platform) Engine(ctx context.Context, hosts []wasm.HostModule, cacheDir string) (wasm.Engine, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e, ok := p.engines[cacheDir]; ok {
+		return e, nil
+	}
+	e, err := wazeroengine.New(ctx, wazeroengine.Config{HostModules: hosts, CacheDir: cacheDir})
+	if err != nil {
+		return nil, err
+	}
+	p.engines[cacheDir] = e
+	return e, nil
 }

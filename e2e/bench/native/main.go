@@ -15,6 +15,7 @@ import (
 	"slices"
 	"time"
 
+	_ "github.com/wasmsand/wasmsand/platform/native" // runs the sandbox natively
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
