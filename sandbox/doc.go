@@ -3,12 +3,28 @@
 // over an in-memory filesystem with hard limits on time, fuel, memory,
 // disk, processes and output.
 //
+//	import _ "github.com/wasmsand/wasmsand/platform/native"
+//
 //	sb, err := sandbox.New(ctx, sandbox.Options{})
 //	defer sb.Close()
 //	res, err := sb.Run(ctx, "seq 10 | grep 1 | wc -l")
 //
 // Shell state (variables, functions, working directory) persists across Run
 // calls of one Sandbox.
+//
+// # Platforms
+//
+// The core is plain Go without build tags; where it runs is a [Platform]:
+// the engine that runs guest modules and the tools a sandbox gets by
+// default. Package platform/native (wazero, tools from a directory or
+// built from this module's sources into the user cache) registers itself
+// as the default when imported; without it, and without
+// Options.Platform, New fails with [ErrNoPlatform]. The js/wasm build
+// (package jsbridge) runs guests on the host's own WebAssembly in Node
+// and browsers. Snapshots go to Options.Store and instrumented modules to
+// Options.ModuleStore or Options.CacheDir, which each platform fills in
+// its own way. A sandbox without any tool modules runs shell builtins
+// only, and says so ([NoToolsHint]) when a command is not found.
 //
 // # Snapshots, restore and fork
 //

@@ -101,6 +101,9 @@ func (p *Platform) Tools(ctx context.Context) (fs.FS, error) {
 		dir = os.Getenv("WASMSAND_TOOLS_DIR")
 	}
 	if dir != "" {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, fmt.Errorf("native: tools directory: %w (build the tools with `make build` in a checkout, or name another directory)", err)
+		}
 		return os.DirFS(dir), nil
 	}
 	p.mu.Lock()
