@@ -79,7 +79,7 @@ func main() {
 	}
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "WASMSAND_TOOLS_DIR=",
 		"GOCACHE="+strings.TrimSpace(string(gocache)), // keep Go's build cache warm
-		"XDG_CACHE_HOME="+t.TempDir())                  // but start without tools
+		"XDG_CACHE_HOME="+t.TempDir())                 // but start without tools
 	tidy := goCmd("mod", "tidy")
 	tidy.Env = env
 	if out, err := tidy.CombinedOutput(); err != nil {
