@@ -204,7 +204,7 @@ func (s jsStore) call(op, name string, args ...any) (v js.Value, err error) {
 	v, err = await(jsPromise.Call("resolve", s.v.Call(op, args...)))
 	if err != nil {
 		var je *jsError
-		if errors.As(err, &je) && isQuotaValue(je.v) {
+		if errors.As(err, &je) && isQuotaValue(je.Thrown()) {
 			err = fmt.Errorf("%w (%v)", sandbox.ErrQuota, err)
 		}
 		return v, &sandbox.StoreError{Op: op, Name: name, Err: err}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/wasmsand/wasmsand/platform/hostwasm"
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/wat"
 )
@@ -33,7 +34,7 @@ func (w *watCompiler) compile(ctx context.Context, text []byte) ([]byte, error) 
 			w.mu.Unlock()
 			return nil, err
 		}
-		w.c = wat.New(sandbox.Options{Platform: Platform, Tools: tfs})
+		w.c = wat.New(sandbox.Options{Platform: hostwasm.Platform, Tools: tfs})
 	}
 	c := w.c
 	w.mu.Unlock()

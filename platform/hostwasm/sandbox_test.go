@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package jsbridge
+package hostwasm
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func toolsDir(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("WASMSAND_TOOLS_DIR")
 	if dir == "" {
-		dir = filepath.Join("..", "build", "tools")
+		dir = filepath.Join("..", "..", "build", "tools")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
 		t.Skipf("no built tools in %s (run make tools or set WASMSAND_TOOLS_DIR): %v", dir, err)
