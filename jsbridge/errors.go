@@ -64,7 +64,7 @@ func errCode(err error) string {
 	case errors.Is(err, wasm.ErrInvalidModule):
 		return codeInvalidModule
 	case errors.As(err, &errno):
-		if name, ok := errnoNames[errno]; ok {
+		if name := errno.Name(); name != "" {
 			return name
 		}
 	case errors.Is(err, fs.ErrNotExist):
@@ -75,16 +75,6 @@ func errCode(err error) string {
 		return "EACCES"
 	}
 	return codeInternal
-}
-
-var errnoNames = map[vfs.Errno]string{
-	vfs.EACCES: "EACCES", vfs.EAGAIN: "EAGAIN", vfs.EBADF: "EBADF", vfs.EBUSY: "EBUSY",
-	vfs.EEXIST: "EEXIST", vfs.EFBIG: "EFBIG", vfs.EINTR: "EINTR", vfs.EINVAL: "EINVAL",
-	vfs.EIO: "EIO", vfs.EISDIR: "EISDIR", vfs.ELOOP: "ELOOP", vfs.EMLINK: "EMLINK",
-	vfs.ENAMETOOLONG: "ENAMETOOLONG", vfs.ENOENT: "ENOENT", vfs.ENOSPC: "ENOSPC",
-	vfs.ENOTDIR: "ENOTDIR", vfs.ENOTEMPTY: "ENOTEMPTY", vfs.ENOTSUP: "ENOTSUP",
-	vfs.ENXIO: "ENXIO", vfs.EPERM: "EPERM", vfs.EPIPE: "EPIPE", vfs.EROFS: "EROFS",
-	vfs.ESPIPE: "ESPIPE", vfs.EXDEV: "EXDEV",
 }
 
 type busyError struct{}

@@ -1,18 +1,21 @@
 //go:build js && wasm
 
-package jsbridge
+package node
 
 import (
 	"io"
 	"io/fs"
 	"strconv"
-	"strings"
 	"syscall/js"
 	"time"
 
-	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/platform/hostwasm"
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
+
+// Host returns the vfs.Host over v, the object web/npm/nodehost.mjs
+// makes for a host directory (see nodeHost).
+func Host(v js.Value) vfs.Host { return nodeHost{v} }
 
 // nodeHost is a vfs.Host over the object web/npm/nodehost.mjs makes: the
 // loader opens the host directory with Node's own fs and hands the object
@@ -41,10 +44,8 @@ func (h nodeHost) call(name string, args ...any) (v js.Value, err error) {
 
 // errnoFromName maps a Node error code to an Errno; unknown ones are EIO.
 func errnoFromName(code string) vfs.Errno {
-	for e, name := range errnoNames {
-		if name == code {
-			return e
-		}
+	if e, ok := vfs.ErrnoNamed(code); ok {
+		return e
 	}
 	switch code {
 	case "EOPNOTSUPP":
@@ -198,8 +199,7 @@ func (f *nodeFile) WriteAt(p []byte, off int64) (int, error) {
 	n := 0
 	for n < len(p) {
 		chunk := p[n:min(len(p), n+1<<20)]
-		buf := jsUint8Array.New(len(chunk))
-		js.CopyBytesToJS(buf, chunk)
+		buf := hostwasm.BytesToJS(chunk)
 		v, err := f.h.call("fwrite", f.fd, buf, float64(off+int64(n)))
 		if err != nil {
 			return n, err
@@ -228,65 +228,4 @@ func (f *nodeFile) Truncate(size int64) error {
 func (f *nodeFile) Close() error {
 	_, err := f.h.call("fclose", f.fd)
 	return err
-}
-
-// parseMounts reads options.mounts as the loader passes it on:
-// [{path, readOnly, host}], host being a nodeHost object.
-func parseMounts(v js.Value) ([]sandbox.Mount, error) {
-	if v.IsUndefined() || v.IsNull() {
-		return nil, nil
-	}
-	if !jsArray.Call("isArray", v).Bool() {
-		return nil, argErrorf("Sandbox.create: options.mounts must be an array of {path, hostPath, readOnly}")
-	}
-	out := make([]sandbox.Mount, v.Length())
-	for i := range out {
-		m, err := parseMount("Sandbox.create: options.mounts["+strconv.Itoa(i)+"]", v.Index(i))
-		if err != nil {
-			return nil, err
-		}
-		out[i] = m
-	}
-	return out, nil
-}
-
-func parseMount(what string, m js.Value) (sandbox.Mount, error) {
-	if m.Type() != js.TypeObject {
-		return sandbox.Mount{}, argErrorf("%s must be an object", what)
-	}
-	p, host := m.Get("path"), m.Get("host")
-	if p.Type() != js.TypeString || !strings.HasPrefix(p.String(), "/") {
-		return sandbox.Mount{}, argErrorf("%s.path must be an absolute path such as /mnt/data", what)
-	}
-	if host.Type() != js.TypeObject {
-		return sandbox.Mount{}, argErrorf("%s: host directories can be mounted only in Node.js", what)
-	}
-	return sandbox.Mount{Path: p.String(), Host: nodeHost{host}, ReadOnly: m.Get("readOnly").Truthy()}, nil
-}
-
-// mount(id, {path, readOnly, host}) → undefined or a SandboxError.
-func (a *api) mount(args []js.Value) any {
-	s, err := a.lookup(args)
-	if err == nil {
-		var m sandbox.Mount
-		if m, err = parseMount("mount", arg(args, 1)); err == nil {
-			err = s.sb.AddMount(m)
-		}
-	}
-	if err != nil {
-		return a.jsErr(err)
-	}
-	return nil
-}
-
-// unmount(id, path) → undefined or a SandboxError.
-func (a *api) unmount(args []js.Value) any {
-	s, err := a.lookup(args)
-	if err == nil {
-		err = s.sb.Unmount(arg(args, 1).String())
-	}
-	if err != nil {
-		return a.jsErr(err)
-	}
-	return nil
 }
