@@ -31,7 +31,7 @@
 // [Sandbox.Snapshot] returns the whole state of a sandbox as bytes,
 // [Restore] makes a new sandbox from them, and [Sandbox.Fork] makes an
 // independent copy that shares unchanged file data (copy on write).
-// [Store] keeps snapshots by name ([DirStore] on disk); [Sandbox.Save],
+// [Store] keeps snapshots by name (platform/native's DirStore on disk); [Sandbox.Save],
 // [Load] and Options.Persist use it. Snapshot and Fork copy the state
 // between commands and fail with [ErrBusy] while a Run is in progress.
 //

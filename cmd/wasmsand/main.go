@@ -28,7 +28,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/wasmsand/wasmsand/platform/native" // the sandboxes run natively, on wazero
+	"github.com/wasmsand/wasmsand/platform/native" // the sandboxes run natively, on wazero
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"mvdan.cc/sh/v3/syntax"
@@ -340,7 +340,7 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		if err := sandbox.CheckName(*stateName); err != nil {
 			return nil, exitUsage, err
 		}
-		o.Store, o.Persist = sandbox.DirStore(*stateDir), *stateName
+		o.Store, o.Persist = native.DirStore(*stateDir), *stateName
 	}
 
 	if !toolsSet {

@@ -1,4 +1,4 @@
-package sandbox
+package native
 
 import (
 	"bytes"
@@ -7,10 +7,12 @@ import (
 	"os"
 	"syscall"
 	"testing"
+
+	"github.com/wasmsand/wasmsand/sandbox"
 )
 
 // TestDirStoreQuota fills the file size limit (RLIMIT_FSIZE) during a Put:
-// the error matches ErrQuota and the previous snapshot stays intact.
+// the error matches sandbox.ErrQuota and the previous snapshot stays intact.
 func TestDirStoreQuota(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -29,10 +31,10 @@ func TestDirStoreQuota(t *testing.T) {
 	}
 	err := st.Put(ctx, "s", bytes.Repeat([]byte("x"), 100_000))
 	syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
-	if !errors.Is(err, ErrQuota) {
-		t.Errorf("Put past the limit: %v, want ErrQuota", err)
+	if !errors.Is(err, sandbox.ErrQuota) {
+		t.Errorf("Put past the limit: %v, want sandbox.ErrQuota", err)
 	}
-	var se *StoreError
+	var se *sandbox.StoreError
 	if !errors.As(err, &se) || se.Op != "put" {
 		t.Errorf("not a *StoreError: %v", err)
 	}
