@@ -256,7 +256,7 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 		if t.Type() != js.TypeObject {
 			return opts, argErrorf("Sandbox.create: options.tools must map file names to Uint8Array (or to functions that load one)")
 		}
-		tfs, bad := newToolsFS(t)
+		tfs, bad := hostwasm.ToolsFS(t)
 		if bad != "" {
 			return opts, argErrorf("Sandbox.create: options.tools[%q] must be a Uint8Array, ArrayBuffer or a function returning a Promise of one, under a plain file name", bad)
 		}
@@ -304,14 +304,6 @@ func parseEnv(what string, v js.Value) ([]string, error) {
 		out[k] = key + "=" + jsString(val)
 	}
 	return out, nil
-}
-
-// jsString is String(v).
-func jsString(v js.Value) string {
-	if v.Type() == js.TypeString {
-		return v.String()
-	}
-	return jsGlobal.Call("String", v).String()
 }
 
 // bytesArg reads a string, Uint8Array or ArrayBuffer.

@@ -37,3 +37,5 @@ func newDeferred() deferred {
 	d := hostwasm.NewDeferred()
 	return deferred{d.Promise, d.Resolve, d.Reject}
 }
+
+func jsString(v js.Value) string { return hostwasm.String(v) }

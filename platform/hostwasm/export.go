@@ -3,6 +3,7 @@
 package hostwasm
 
 import (
+	"io/fs"
 	"math"
 	"syscall/js"
 
@@ -101,3 +102,24 @@ func jsNumber(v js.Value) float64 {
 // Promises (see jsModuleStore): the browser loader's keeps modules in
 // the Cache API, the Node loader's in files.
 func ModuleStore(obj js.Value) sandbox.ModuleStore { return jsModuleStore{obj} }
+
+// ToolsFS is the tools the loader hands in as an object mapping file
+// names to bytes or to functions that load them (see toolsFS), as an
+// fs.FS for Options.Tools. It reports the first entry that is neither.
+func ToolsFS(obj js.Value) (fs.FS, string) {
+	t, bad := newToolsFS(obj)
+	if t == nil {
+		return nil, bad
+	}
+	return t, bad
+}
+
+// String is v as JavaScript's String(v) gives it, for messages.
+func String(v js.Value) string { return jsString(v) }
+
+func jsString(v js.Value) string {
+	if v.Type() == js.TypeString {
+		return v.String()
+	}
+	return jsGlobal.Call("String", v).String()
+}

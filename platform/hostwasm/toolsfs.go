@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package jsbridge
+package hostwasm
 
 import (
 	"fmt"
