@@ -6,12 +6,14 @@ import (
 	"io/fs"
 	"sync"
 
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"github.com/wasmsand/wasmsand/wasm"
 )
 
 // Platform is the one seam between the core and where it runs: the
-// engine that runs guest modules and the tool modules a sandbox gets
-// when its Options name none. Two more parts of the seam are per-sandbox
+// engine that runs guest modules, the tool modules a sandbox gets when
+// its Options name none, and the network guests' allowed requests go
+// out on. Two more parts of the seam are per-sandbox
 // options, since one platform serves sandboxes that keep them apart:
 // Options.Store (where snapshots go) and Options.ModuleStore (where
 // instrumented modules are kept across processes).
@@ -36,6 +38,11 @@ type Platform interface {
 	// run, and every other command is "command not found" with a hint
 	// (NoToolsHint).
 	Tools(ctx context.Context) (fs.FS, error)
+	// Transport carries the HTTP requests of guests (curl, wget, fetch,
+	// urllib) that Options.Network allowed, when Options.Network names
+	// no Transport of its own; nil means none: every allowed request
+	// fails to connect.
+	Transport() netpolicy.Transport
 }
 
 // ErrNoPlatform is returned by New, Restore and Load when Options.Platform

@@ -8,13 +8,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wasmsand/wasmsand/platform/native/nethttp"
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/wazeroengine"
 )
 
-// wazeroPlatform runs this package's tests on wazero, as package
-// platform/native does for programs (which imports this package, so its
-// tests cannot import it). It has no tools: tests name theirs.
+// wazeroPlatform runs this package's tests on wazero and net/http, as
+// package platform/native does for programs (which imports this package,
+// so its tests cannot import it). It has no tools: tests name theirs.
 type wazeroPlatform struct {
 	mu      sync.Mutex
 	engines map[string]wasm.Engine
@@ -38,6 +40,8 @@ func (p *wazeroPlatform) Engine(ctx context.Context, hosts []wasm.HostModule, ca
 }
 
 func (p *wazeroPlatform) Tools(context.Context) (fs.FS, error) { return nil, nil }
+
+func (p *wazeroPlatform) Transport() netpolicy.Transport { return nethttp.Transport }
 
 var testPlatform = newWazeroPlatform()
 

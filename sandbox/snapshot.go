@@ -538,6 +538,9 @@ func newBare(ctx context.Context, opts Options) (*Sandbox, error) {
 		cwd:      opts.Cwd,
 	}
 	s.net.policy = opts.Network
+	if s.net.policy.Transport == nil {
+		s.net.policy.Transport = p.Transport()
+	}
 	return s, nil
 }
 

@@ -44,7 +44,9 @@ import (
 	"os"
 	"sync"
 
+	"github.com/wasmsand/wasmsand/platform/native/nethttp"
 	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/guest"
 )
@@ -88,6 +90,10 @@ func New(cfg Config) *Platform {
 var Default = New(Config{})
 
 func init() { sandbox.SetDefaultPlatform(Default) }
+
+// Transport is net/http, through a dialer that refuses private addresses
+// a rule does not name (package nethttp).
+func (p *Platform) Transport() netpolicy.Transport { return nethttp.Transport }
 
 // Tools returns the platform's tool modules (see Config.ToolsDir),
 // building them into the user cache directory the first time when no

@@ -1,6 +1,9 @@
 //go:build js
 
-package netpolicy
+// Package fetch is the network of the js/wasm core: a netpolicy.Transport
+// over the host's fetch(), which package platform/hostwasm gives every
+// sandbox. Native sandboxes use net/http (package platform/native/nethttp).
+package fetch
 
 import (
 	"context"
@@ -10,15 +13,16 @@ import (
 	"net/textproto"
 	"strconv"
 	"syscall/js"
+
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 )
 
-// hostTransport under js is the host's fetch() (Node's or the browser's),
-// called directly: net/http would add megabytes to the core for the same
-// call. fetch() never follows a redirect here (redirect: "manual"), sends
+// Transport is the host's fetch() (Node's or the browser's), called
+// directly: net/http would add megabytes to the core for the same call. fetch() never follows a redirect here (redirect: "manual"), sends
 // no cookies or credentials (credentials: "omit") and resolves names
 // itself, so the private-address check is the host's (in a browser, its
 // Private Network Access rules and CORS apply on top of the policy).
-var hostTransport Transport = fetchTransport{}
+var Transport netpolicy.Transport = fetchTransport{}
 
 type fetchTransport struct{}
 
@@ -59,9 +63,9 @@ func await(ctx context.Context, p js.Value, abort func()) (js.Value, error) {
 		var err error = &jsCallError{msg}
 		switch code {
 		case "ENOTFOUND", "EAI_AGAIN", "EAI_NONAME":
-			err = &Error{Kind: ErrResolve, Detail: msg}
+			err = &netpolicy.Error{Kind: netpolicy.ErrResolve, Detail: msg}
 		case "ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH":
-			err = &Error{Kind: ErrConnect, Detail: msg}
+			err = &netpolicy.Error{Kind: netpolicy.ErrConnect, Detail: msg}
 		}
 		ch <- result{err: err}
 		return nil
@@ -81,17 +85,17 @@ func await(ctx context.Context, p js.Value, abort func()) (js.Value, error) {
 	}
 }
 
-func (fetchTransport) RoundTrip(ctx context.Context, req *Request) (resp *Response, err error) {
+func (fetchTransport) RoundTrip(ctx context.Context, req *netpolicy.Request) (resp *netpolicy.Response, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			// A JavaScript exception (a header fetch() refuses, ...).
-			resp, err = nil, &Error{Kind: ErrBadURL, Detail: fmt.Sprint(r)}
+			resp, err = nil, &netpolicy.Error{Kind: netpolicy.ErrBadURL, Detail: fmt.Sprint(r)}
 		}
 	}()
 	g := js.Global()
 	fetch := g.Get("fetch")
 	if fetch.Type() != js.TypeFunction {
-		return nil, &Error{Kind: ErrConnect, Detail: "this host has no fetch()"}
+		return nil, &netpolicy.Error{Kind: netpolicy.ErrConnect, Detail: "this host has no fetch()"}
 	}
 	ac := g.Get("AbortController").New()
 	abort := func() { ac.Call("abort") }
@@ -126,7 +130,7 @@ func (fetchTransport) RoundTrip(ctx context.Context, req *Request) (resp *Respon
 	if errors.As(err, &je) {
 		// fetch() rejects with a bare TypeError ("Failed to fetch") for
 		// every network failure: a refused connection, a bad port, CORS.
-		return nil, &Error{Kind: ErrConnect, Detail: je.msg}
+		return nil, &netpolicy.Error{Kind: netpolicy.ErrConnect, Detail: je.msg}
 	}
 	if err != nil {
 		return nil, err
@@ -135,14 +139,14 @@ func (fetchTransport) RoundTrip(ctx context.Context, req *Request) (resp *Respon
 		abort()
 		// A browser answers a redirect it must not follow with an
 		// opaque response that hides where it leads.
-		return nil, &Error{Detail: "wasmsand: " + req.URL + " redirects, and the browser hides where to"}
+		return nil, &netpolicy.Error{Detail: "wasmsand: " + req.URL + " redirects, and the browser hides where to"}
 	}
 	code := v.Get("status").Int()
 	status := strconv.Itoa(code)
 	if t := v.Get("statusText").String(); t != "" {
 		status += " " + t
 	}
-	out := &Response{Proto: "HTTP/1.1", StatusCode: code, Status: status, Header: textproto.MIMEHeader{}, ContentLength: -1}
+	out := &netpolicy.Response{Proto: "HTTP/1.1", StatusCode: code, Status: status, Header: textproto.MIMEHeader{}, ContentLength: -1}
 	it := v.Get("headers").Call("entries")
 	for {
 		n := it.Call("next")

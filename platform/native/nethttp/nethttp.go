@@ -1,6 +1,11 @@
-//go:build !js
-
-package netpolicy
+// Package nethttp is the network of native sandboxes: a
+// netpolicy.Transport over net/http whose dialer resolves names itself,
+// refuses private addresses the request's rule does not name, and dials
+// the very address it checked. Package platform/native gives it to
+// every sandbox; the js/wasm core uses the host's fetch() instead
+// (package platform/hostwasm/fetch), which is why it is a package of its
+// own: net/http would add megabytes to that core.
+package nethttp
 
 import (
 	"context"
@@ -13,12 +18,14 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 )
 
-// hostTransport natively is net/http over a dialer that resolves names
-// itself, refuses private addresses the request's rule does not name, and
-// dials the very address it checked.
-var hostTransport Transport = &netTransport{}
+// netpolicy.Transport is net/http over a dialer that resolves names itself, refuses
+// private addresses the request's rule does not name, and dials the very
+// address it checked. Its connection pools are shared by every sandbox.
+var Transport netpolicy.Transport = &netTransport{}
 
 // netTransport keeps two connection pools, one for requests that may
 // reach private addresses and one for the rest, so a connection dialed to
@@ -46,15 +53,15 @@ func newClient() *http.Client {
 	}
 }
 
-func (t *netTransport) RoundTrip(ctx context.Context, req *Request) (*Response, error) {
+func (t *netTransport) RoundTrip(ctx context.Context, req *netpolicy.Request) (*netpolicy.Response, error) {
 	t.once.Do(func() { t.public, t.private = newClient(), newClient() })
 	c := t.public
-	if AllowsPrivate(ctx) {
+	if netpolicy.AllowsPrivate(ctx) {
 		c = t.private
 	}
 	hr, err := http.NewRequestWithContext(ctx, req.Method, req.URL, req.Body)
 	if err != nil {
-		return nil, &Error{Kind: ErrBadURL, Detail: err.Error(), Err: err}
+		return nil, &netpolicy.Error{Kind: netpolicy.ErrBadURL, Detail: err.Error(), Err: err}
 	}
 	if req.Body != nil {
 		hr.ContentLength = req.ContentLength
@@ -75,7 +82,7 @@ func (t *netTransport) RoundTrip(ctx context.Context, req *Request) (*Response, 
 		}
 		return nil, netError(err)
 	}
-	out := &Response{
+	out := &netpolicy.Response{
 		Proto:         resp.Proto,
 		StatusCode:    resp.StatusCode,
 		Status:        resp.Status,
@@ -95,17 +102,17 @@ func (t *netTransport) RoundTrip(ctx context.Context, req *Request) (*Response, 
 
 // netError classifies a net/http error.
 func netError(err error) error {
-	var pe *Error
+	var pe *netpolicy.Error
 	if errors.As(err, &pe) {
 		return pe
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return &Error{Kind: ErrResolve, Detail: dnsErr.Name, Err: err}
+		return &netpolicy.Error{Kind: netpolicy.ErrResolve, Detail: dnsErr.Name, Err: err}
 	}
 	var opErr *net.OpError
 	if errors.As(err, &opErr) && opErr.Op == "dial" {
-		return &Error{Kind: ErrConnect, Detail: opErr.Err.Error(), Err: err}
+		return &netpolicy.Error{Kind: netpolicy.ErrConnect, Detail: opErr.Err.Error(), Err: err}
 	}
 	return err
 }
@@ -121,7 +128,7 @@ func guardDial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	allowPrivate := AllowsPrivate(ctx)
+	allowPrivate := netpolicy.AllowsPrivate(ctx)
 	var addrs []netip.Addr
 	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
 		addrs = []netip.Addr{a}
@@ -135,9 +142,9 @@ func guardDial(ctx context.Context, network, addr string) (net.Conn, error) {
 	var firstErr error
 	var d net.Dialer
 	for _, a := range addrs {
-		if IsPrivate(a) && !allowPrivate {
+		if netpolicy.IsPrivate(a) && !allowPrivate {
 			if firstErr == nil {
-				firstErr = &Error{Kind: ErrDenied, Detail: fmt.Sprintf("%s is a private address", a.Unmap())}
+				firstErr = &netpolicy.Error{Kind: netpolicy.ErrDenied, Detail: fmt.Sprintf("%s is a private address", a.Unmap())}
 			}
 			continue
 		}

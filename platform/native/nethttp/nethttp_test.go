@@ -1,6 +1,4 @@
-//go:build !js
-
-package netpolicy
+package nethttp
 
 import (
 	"context"
@@ -15,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 )
 
 // TestGuardDialRebinding resolves names through a resolver whose answers
@@ -48,29 +48,29 @@ func TestGuardDialRebinding(t *testing.T) {
 	}
 
 	for _, host := range []string{"rebind.example", "mixed.example"} {
-		rule, err := ParseRule(fmt.Sprintf("http://%s:%s/", host, port))
+		rule, err := netpolicy.ParseRule(fmt.Sprintf("http://%s:%s/", host, port))
 		if err != nil {
 			t.Fatal(err)
 		}
 		// 192.0.2.1 (TEST-NET-1) may not answer: a short timeout.
-		s := NewSession(Policy{Rules: []Rule{rule}, Timeout: time.Second})
+		s := netpolicy.NewSession(netpolicy.Policy{Transport: Transport, Rules: []netpolicy.Rule{rule}, Timeout: time.Second})
 		for range 4 {
-			resp, err := s.Do(context.Background(), &Request{Method: "GET", URL: fmt.Sprintf("http://%s:%s/", host, port)})
+			resp, err := s.Do(context.Background(), &netpolicy.Request{Method: "GET", URL: fmt.Sprintf("http://%s:%s/", host, port)})
 			if err == nil {
 				b, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
 				t.Fatalf("%s: reached the loopback server: %q", host, b)
 			}
-			if !errors.Is(err, ErrDenied) && !errors.Is(err, ErrConnect) && !errors.Is(err, ErrTimeout) {
+			if !errors.Is(err, netpolicy.ErrDenied) && !errors.Is(err, netpolicy.ErrConnect) && !errors.Is(err, netpolicy.ErrTimeout) {
 				t.Errorf("%s: %v, want a denial or a failed connection", host, err)
 			}
 		}
 	}
 
 	// A rule that names the address lets it in.
-	rule, _ := ParseRule(srv.URL + "/")
-	s := NewSession(Policy{Rules: []Rule{rule}})
-	resp, err := s.Do(context.Background(), &Request{Method: "GET", URL: srv.URL + "/"})
+	rule, _ := netpolicy.ParseRule(srv.URL + "/")
+	s := netpolicy.NewSession(netpolicy.Policy{Transport: Transport, Rules: []netpolicy.Rule{rule}})
+	resp, err := s.Do(context.Background(), &netpolicy.Request{Method: "GET", URL: srv.URL + "/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,13 +96,13 @@ func TestRequestBodyBudget(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	rule, _ := ParseRule(srv.URL + "/")
+	rule, _ := netpolicy.ParseRule(srv.URL + "/")
 
 	for _, known := range []bool{true, false} {
 		received.Store(0)
 		answered.Store(0)
-		s := NewSession(Policy{Rules: []Rule{rule}, MaxRequestBytes: 1000})
-		req := &Request{Method: "POST", URL: srv.URL + "/", Body: strings.NewReader(strings.Repeat("x", 5000)), ContentLength: -1}
+		s := netpolicy.NewSession(netpolicy.Policy{Transport: Transport, Rules: []netpolicy.Rule{rule}, MaxRequestBytes: 1000})
+		req := &netpolicy.Request{Method: "POST", URL: srv.URL + "/", Body: strings.NewReader(strings.Repeat("x", 5000)), ContentLength: -1}
 		if known {
 			req.ContentLength = 5000
 		}
@@ -112,7 +112,7 @@ func TestRequestBodyBudget(t *testing.T) {
 			resp.Body.Close()
 			t.Fatalf("known length %v: the server answered %q", known, b)
 		}
-		if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "request bodies may total 1000 bytes per run") {
+		if !errors.Is(err, netpolicy.ErrBudget) || !strings.Contains(err.Error(), "request bodies may total 1000 bytes per run") {
 			t.Errorf("known length %v: %v, want the request-byte budget", known, err)
 		}
 		if _, sent, _ := s.Used(); sent > 1000 {
