@@ -7,13 +7,14 @@ import (
 	"sync"
 
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/wasm"
 )
 
 // Platform is the one seam between the core and where it runs: the
 // engine that runs guest modules, the tool modules a sandbox gets when
-// its Options name none, and the network guests' allowed requests go
-// out on. Two more parts of the seam are per-sandbox
+// its Options name none, the network guests' allowed requests go out on,
+// and the host's directories. Two more parts of the seam are per-sandbox
 // options, since one platform serves sandboxes that keep them apart:
 // Options.Store (where snapshots go) and Options.ModuleStore (where
 // instrumented modules are kept across processes).
@@ -43,6 +44,9 @@ type Platform interface {
 	// no Transport of its own; nil means none: every allowed request
 	// fails to connect.
 	Transport() netpolicy.Transport
+	// HostDir opens the host directory path for a mount (Mount.HostPath),
+	// or says why this platform has none.
+	HostDir(path string) (vfs.Host, error)
 }
 
 // ErrNoPlatform is returned by New, Restore and Load when Options.Platform

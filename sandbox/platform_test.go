@@ -8,13 +8,16 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wasmsand/wasmsand/platform/native/hostdir"
 	"github.com/wasmsand/wasmsand/platform/native/nethttp"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/wazeroengine"
 )
 
-// wazeroPlatform runs this package's tests on wazero and net/http, as
+// wazeroPlatform runs this package's tests on wazero, net/http and
+// os.Root, as
 // package platform/native does for programs (which imports this package,
 // so its tests cannot import it). It has no tools: tests name theirs.
 type wazeroPlatform struct {
@@ -42,6 +45,8 @@ func (p *wazeroPlatform) Engine(ctx context.Context, hosts []wasm.HostModule, ca
 func (p *wazeroPlatform) Tools(context.Context) (fs.FS, error) { return nil, nil }
 
 func (p *wazeroPlatform) Transport() netpolicy.Transport { return nethttp.Transport }
+
+func (p *wazeroPlatform) HostDir(path string) (vfs.Host, error) { return hostdir.Open(path) }
 
 var testPlatform = newWazeroPlatform()
 

@@ -4,11 +4,13 @@ package hostwasm
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 
 	"github.com/wasmsand/wasmsand/platform/hostwasm/fetch"
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/wasm"
 )
 
@@ -28,3 +30,10 @@ func (jsPlatform) Engine(ctx context.Context, hosts []wasm.HostModule, _ string)
 func (jsPlatform) Tools(context.Context) (fs.FS, error) { return nil, nil }
 
 func (jsPlatform) Transport() netpolicy.Transport { return fetch.Transport }
+
+// HostDir refuses: the core cannot reach the host's files itself. In
+// Node the loader opens mounts with Node's fs and passes Mount.Host
+// (package platform/node); a browser has no host directories.
+func (jsPlatform) HostDir(path string) (vfs.Host, error) {
+	return nil, errors.New("host directories can be mounted only natively or in Node.js (through the npm package); not in a browser")
+}

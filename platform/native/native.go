@@ -44,9 +44,11 @@ import (
 	"os"
 	"sync"
 
+	"github.com/wasmsand/wasmsand/platform/native/hostdir"
 	"github.com/wasmsand/wasmsand/platform/native/nethttp"
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/guest"
 )
@@ -94,6 +96,10 @@ func init() { sandbox.SetDefaultPlatform(Default) }
 // Transport is net/http, through a dialer that refuses private addresses
 // a rule does not name (package nethttp).
 func (p *Platform) Transport() netpolicy.Transport { return nethttp.Transport }
+
+// HostDir opens the host directory path with os.Root (package hostdir),
+// so nothing in the mount reaches outside it.
+func (p *Platform) HostDir(path string) (vfs.Host, error) { return hostdir.Open(path) }
 
 // Tools returns the platform's tool modules (see Config.ToolsDir),
 // building them into the user cache directory the first time when no

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
-	"github.com/wasmsand/wasmsand/sandbox/vfs/hostdir"
+	"github.com/wasmsand/wasmsand/platform/native/hostdir"
 )
 
 func Example() {

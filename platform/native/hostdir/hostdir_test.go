@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
-	"github.com/wasmsand/wasmsand/sandbox/vfs/hostdir"
+	"github.com/wasmsand/wasmsand/platform/native/hostdir"
 )
 
 // setup makes a host tree:
