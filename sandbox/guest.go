@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -56,10 +55,10 @@ func sharedEngine(ctx context.Context, opts Options, p Platform) (*engineEntry, 
 		return e, nil
 	}
 	e := &engineEntry{eng: eng}
-	if opts.CacheDir != "" {
-		e.cache.dir = filepath.Join(opts.CacheDir, "instrumented")
-	}
 	e.cache.store = opts.ModuleStore
+	if opts.CacheDir != "" {
+		e.cache.store = p.ModuleCache(opts.CacheDir)
+	}
 	engines[key] = e
 	return e, nil
 }

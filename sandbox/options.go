@@ -65,7 +65,8 @@ type Options struct {
 	// the core this way.
 	Tools fs.FS
 	// CacheDir, if set, holds compiled and instrumented modules across
-	// runs on disk.
+	// runs on disk, where the platform has one (Platform.Engine and
+	// Platform.ModuleCache).
 	CacheDir string
 	// Store keeps snapshots for Save, Load and Persist.
 	Store Store

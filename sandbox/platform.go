@@ -12,7 +12,8 @@ import (
 )
 
 // Platform is the one seam between the core and where it runs: the
-// engine that runs guest modules, the tool modules a sandbox gets when
+// engine that runs guest modules and the disk caches of compiled and
+// instrumented modules, the tool modules a sandbox gets when
 // its Options name none, the network guests' allowed requests go out on,
 // and the host's directories. Two more parts of the seam are per-sandbox
 // options, since one platform serves sandboxes that keep them apart:
@@ -33,6 +34,9 @@ type Platform interface {
 	// cacheDir. cacheDir is Options.CacheDir, where a platform with a
 	// disk may keep compiled code ("" for none).
 	Engine(ctx context.Context, hostModules []wasm.HostModule, cacheDir string) (wasm.Engine, error)
+	// ModuleCache returns the store of instrumented modules kept in
+	// cacheDir (Options.CacheDir, not ""), or nil where there is no disk.
+	ModuleCache(cacheDir string) ModuleStore
 	// Tools returns the tool modules of a sandbox whose Options.Tools and
 	// Options.ToolsDir are unset: manifest.json and NAME.wasm files at
 	// the root of an fs.FS. A nil FS means none: only shell builtins

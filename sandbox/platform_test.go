@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/wasmsand/wasmsand/platform/native/diskcache"
 	"github.com/wasmsand/wasmsand/platform/native/hostdir"
 	"github.com/wasmsand/wasmsand/platform/native/nethttp"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
@@ -16,8 +18,8 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/wazeroengine"
 )
 
-// wazeroPlatform runs this package's tests on wazero, net/http and
-// os.Root, as
+// wazeroPlatform runs this package's tests on wazero, a disk cache,
+// net/http and os.Root, as
 // package platform/native does for programs (which imports this package,
 // so its tests cannot import it). It has no tools: tests name theirs.
 type wazeroPlatform struct {
@@ -43,6 +45,10 @@ func (p *wazeroPlatform) Engine(ctx context.Context, hosts []wasm.HostModule, ca
 }
 
 func (p *wazeroPlatform) Tools(context.Context) (fs.FS, error) { return nil, nil }
+
+func (p *wazeroPlatform) ModuleCache(dir string) ModuleStore {
+	return diskcache.Store{Dir: filepath.Join(dir, "instrumented")}
+}
 
 func (p *wazeroPlatform) Transport() netpolicy.Transport { return nethttp.Transport }
 

@@ -37,3 +37,7 @@ func (jsPlatform) Transport() netpolicy.Transport { return fetch.Transport }
 func (jsPlatform) HostDir(path string) (vfs.Host, error) {
 	return nil, errors.New("host directories can be mounted only natively or in Node.js (through the npm package); not in a browser")
 }
+
+// ModuleCache is nil: there is no disk. The loader passes a ModuleStore
+// over the Cache API (browser) or files (Node) as Options.ModuleStore.
+func (jsPlatform) ModuleCache(string) sandbox.ModuleStore { return nil }

@@ -42,8 +42,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 
+	"github.com/wasmsand/wasmsand/platform/native/diskcache"
 	"github.com/wasmsand/wasmsand/platform/native/hostdir"
 	"github.com/wasmsand/wasmsand/platform/native/nethttp"
 	"github.com/wasmsand/wasmsand/sandbox"
@@ -96,6 +98,12 @@ func init() { sandbox.SetDefaultPlatform(Default) }
 // Transport is net/http, through a dialer that refuses private addresses
 // a rule does not name (package nethttp).
 func (p *Platform) Transport() netpolicy.Transport { return nethttp.Transport }
+
+// ModuleCache keeps instrumented modules in cacheDir/instrumented
+// (package diskcache).
+func (p *Platform) ModuleCache(cacheDir string) sandbox.ModuleStore {
+	return diskcache.Store{Dir: filepath.Join(cacheDir, "instrumented")}
+}
 
 // HostDir opens the host directory path with os.Root (package hostdir),
 // so nothing in the mount reaches outside it.

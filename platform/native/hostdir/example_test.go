@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/platform/native/hostdir"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
 func Example() {

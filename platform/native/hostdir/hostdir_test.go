@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/platform/native/hostdir"
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
 // setup makes a host tree:
