@@ -15,16 +15,16 @@
 // # Platforms
 //
 // The core is plain Go without build tags; where it runs is a [Platform]:
-// the engine that runs guest modules and the tools a sandbox gets by
-// default. Package platform/native (wazero, tools from a directory or
-// built from this module's sources into the user cache) registers itself
-// as the default when imported; without it, and without
-// Options.Platform, New fails with [ErrNoPlatform]. The js/wasm build
-// (package jsbridge) runs guests on the host's own WebAssembly in Node
-// and browsers. Snapshots go to Options.Store and instrumented modules to
-// Options.ModuleStore or Options.CacheDir, which each platform fills in
-// its own way. A sandbox without any tool modules runs shell builtins
-// only, and says so ([NoToolsHint]) when a command is not found.
+// the engine that runs guest modules, the disk caches, the tools a
+// sandbox gets by default, the network and the host's directories.
+// Package platform/native (wazero; tools from a directory or built from
+// this module's sources into the user cache) registers itself as the
+// default when imported; without it, and without Options.Platform, New
+// fails with [ErrNoPlatform]. Package platform/hostwasm is the js/wasm
+// core's, over the host's own WebAssembly in Node and browsers.
+// Snapshots go to Options.Store. A sandbox without any tool modules runs
+// shell builtins only, and says so ([NoToolsHint]) when a command is not
+// found.
 //
 // # Snapshots, restore and fork
 //

@@ -57,7 +57,9 @@ func sharedEngine(ctx context.Context, opts Options, p Platform) (*engineEntry, 
 	e := &engineEntry{eng: eng}
 	e.cache.store = opts.ModuleStore
 	if opts.CacheDir != "" {
-		e.cache.store = p.ModuleCache(opts.CacheDir)
+		if mc := p.ModuleCache(opts.CacheDir); mc != nil {
+			e.cache.store = mc
+		}
 	}
 	engines[key] = e
 	return e, nil

@@ -12,20 +12,20 @@ import (
 )
 
 // Platform is the one seam between the core and where it runs: the
-// engine that runs guest modules and the disk caches of compiled and
-// instrumented modules, the tool modules a sandbox gets when
-// its Options name none, the network guests' allowed requests go out on,
-// and the host's directories. Two more parts of the seam are per-sandbox
+// engine that runs guest modules, the disk caches of compiled and
+// instrumented modules, the tool modules a sandbox gets when its Options
+// name none, the network that guests' allowed requests go out on, and
+// the host's directories. Two more parts of the seam are per-sandbox
 // options, since one platform serves sandboxes that keep them apart:
 // Options.Store (where snapshots go) and Options.ModuleStore (where
-// instrumented modules are kept across processes).
+// instrumented modules are kept when there is no cache directory).
 //
 // Package platform/native is the platform of native Go programs (wazero,
-// tools from a directory or built into the user cache, disk caches);
-// importing it makes it the default. The js/wasm build (package
-// jsbridge) passes a platform over the host's own WebAssembly, whose
-// tools the JavaScript loader fetches by URL (browser) or reads from the
-// npm package (Node).
+// tools from a directory or built into the user cache, files, net/http,
+// os.Root); importing it makes it the default. Package platform/hostwasm
+// is the js/wasm core's, over the host's own WebAssembly in Node and
+// browsers, whose tools the JavaScript loader fetches by URL (browser) or
+// reads from the npm package (Node).
 type Platform interface {
 	// Engine returns the engine that runs guest modules, which may
 	// import hostModules. Sandboxes share engines: the core calls Engine
@@ -37,8 +37,8 @@ type Platform interface {
 	// ModuleCache returns the store of instrumented modules kept in
 	// cacheDir (Options.CacheDir, not ""), or nil where there is no disk.
 	ModuleCache(cacheDir string) ModuleStore
-	// Tools returns the tool modules of a sandbox whose Options.Tools and
-	// Options.ToolsDir are unset: manifest.json and NAME.wasm files at
+	// Tools returns the tool modules of a sandbox whose Options.Tools
+	// and Options.ToolsDir are unset: manifest.json and NAME.wasm files at
 	// the root of an fs.FS. A nil FS means none: only shell builtins
 	// run, and every other command is "command not found" with a hint
 	// (NoToolsHint).

@@ -16,9 +16,9 @@ import (
 
 // Platform runs sandboxes on the host's own WebAssembly (one Engine
 // shared by every sandbox of the page, see EngineFactory); their network
-// is the host's fetch() (package fetch). It has no
-// tools of its own: the loader fetches them (by URL in a browser, from
-// the npm package in Node) and they reach the core as Options.Tools.
+// is the host's fetch() (package fetch). It has no tools of its own: the
+// loader fetches them (by URL in a browser, from the npm package in
+// Node) and they reach the core as Options.Tools.
 var Platform sandbox.Platform = jsPlatform{}
 
 type jsPlatform struct{}
