@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -32,7 +31,7 @@ type engineEntry struct {
 
 var (
 	enginesMu sync.Mutex
-	engines   = map[any]*engineEntry{} // by CacheDir (default engine) or by engine
+	engines   = map[engineKey]*engineEntry{}
 )
 
 // hostModules are what every guest may import.
@@ -40,47 +39,37 @@ func hostModules() []wasm.HostModule {
 	return []wasm.HostModule{wasi.HostModule(), refuelModule()}
 }
 
-// sharedEngine returns the engine for opts, with its module cache: the
-// process-wide default engine for opts.CacheDir, or the one opts.Engine
-// returns (an engine a factory returns again keeps its cache).
-func sharedEngine(ctx context.Context, opts Options) (*engineEntry, error) {
+// sharedEngine returns the engine of opts's platform for opts.CacheDir,
+// with its module cache: an engine the platform returns again keeps its
+// cache, whose ModuleStore the first sandbox on it sets.
+func sharedEngine(ctx context.Context, opts Options, p Platform) (*engineEntry, error) {
 	ctx = context.WithoutCancel(ctx)
+	eng, err := p.Engine(ctx, hostModules(), opts.CacheDir)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
+	}
+	key := engineKey{eng, opts.CacheDir}
 	enginesMu.Lock()
 	defer enginesMu.Unlock()
-	var key any = opts.CacheDir
-	if opts.ModuleStore != nil && opts.Engine == nil {
-		key = storeEngineKey{opts.CacheDir, opts.ModuleStore}
-	}
-	var eng wasm.Engine
-	if opts.Engine != nil {
-		var err error
-		if eng, err = opts.Engine(ctx, hostModules()); err != nil {
-			return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
-		}
-		key = eng
-	}
 	if e, ok := engines[key]; ok {
 		return e, nil
 	}
-	if eng == nil {
-		var err error
-		if eng, err = defaultEngine(ctx, hostModules(), opts.CacheDir); err != nil {
-			return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
+	e := &engineEntry{eng: eng}
+	e.cache.store = opts.ModuleStore
+	if opts.CacheDir != "" {
+		if mc := p.ModuleCache(opts.CacheDir); mc != nil {
+			e.cache.store = mc
 		}
 	}
-	e := &engineEntry{eng: eng}
-	if opts.CacheDir != "" {
-		e.cache.dir = filepath.Join(opts.CacheDir, "instrumented")
-	}
-	e.cache.store = opts.ModuleStore
 	engines[key] = e
 	return e, nil
 }
 
-// storeEngineKey keys the default engine of a CacheDir and ModuleStore.
-type storeEngineKey struct {
-	dir   string
-	store ModuleStore
+// engineKey names a module cache: the engine a platform returned and the
+// directory of instrumented modules.
+type engineKey struct {
+	eng      wasm.Engine
+	cacheDir string
 }
 
 // guestProc is the per-process fuel state the refuel host call works on.

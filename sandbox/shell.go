@@ -54,17 +54,35 @@ func (h shellHost) Check(ctx context.Context) error {
 // newShell makes an interpreter over the sandbox.
 func (s *Sandbox) newShell(env []string, dir string) (*shell.Interp, error) {
 	return shell.New(shell.Config{
-		Host: shellHost{s},
-		FS:   s.fs,
-		Env:  env,
-		Dir:  dir,
-		Now:  s.now,
-		Seed: uint64(s.opts.Seed),
-		Pids: s.nextPid,
+		Host:         shellHost{s},
+		FS:           s.fs,
+		NotFoundHint: s.noToolsHint(),
+		Env:          env,
+		Dir:          dir,
+		Now:          s.now,
+		Seed:         uint64(s.opts.Seed),
+		Pids:         s.nextPid,
 		Limits: shell.Limits{
 			MaxStringBytes: int(min(s.opts.OutputLimit, 1<<30)),
 		},
 	})
+}
+
+// noToolsHint is NoToolsHint when the sandbox has no tool modules, else "".
+func (s *Sandbox) noToolsHint() string {
+	if s.tools.empty() {
+		return NoToolsHint
+	}
+	return ""
+}
+
+// notFoundHint is what follows "command not found": the no-tools hint in
+// parentheses, or nothing.
+func (s *Sandbox) notFoundHint() string {
+	if h := s.noToolsHint(); h != "" {
+		return " (" + h + ")"
+	}
+	return ""
 }
 
 // nextPid hands out the sandbox's process ids.
@@ -99,7 +117,7 @@ func (s *Sandbox) execIO(ctx context.Context, hc procIO, args []string) int {
 			}
 			return 126
 		}
-		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", name)
+		fmt.Fprintf(hc.Stderr, "bash: %s: command not found%s\n", name, s.notFoundHint())
 		return 127
 	}
 	return s.execPath(ctx, hc, p, args)
@@ -154,7 +172,7 @@ func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []st
 	}
 	file, ok := s.tools.commands[tool]
 	if !ok {
-		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", args[0])
+		fmt.Fprintf(hc.Stderr, "bash: %s: command not found%s\n", args[0], s.notFoundHint())
 		return 127
 	}
 	if len(args) > 0 && path.Base(args[0]) != tool {

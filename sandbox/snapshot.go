@@ -517,11 +517,15 @@ func newBare(ctx context.Context, opts Options) (*Sandbox, error) {
 	if opts.MemoryLimit < 65536 {
 		return nil, fmt.Errorf("sandbox: MemoryLimit %d is below one WebAssembly page (65536 bytes)", opts.MemoryLimit)
 	}
-	tools, err := loadToolSet(opts)
+	p, err := platformOf(opts)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := sharedEngine(ctx, opts)
+	tools, err := loadToolSet(ctx, opts, p)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := sharedEngine(ctx, opts, p)
 	if err != nil {
 		return nil, err
 	}
@@ -534,6 +538,9 @@ func newBare(ctx context.Context, opts Options) (*Sandbox, error) {
 		cwd:      opts.Cwd,
 	}
 	s.net.policy = opts.Network
+	if s.net.policy.Transport == nil {
+		s.net.policy.Transport = p.Transport()
+	}
 	return s, nil
 }
 

@@ -40,9 +40,11 @@ type Policy struct {
 	// Timeout bounds each request, from sending it to the last byte of
 	// its response; 0 means DefaultTimeout.
 	Timeout time.Duration
-	// Transport, if set, carries the requests instead of the host's
-	// (net/http natively, fetch() under js). The private-address check
-	// is then the transport's duty (see AllowsPrivate).
+	// Transport carries the requests the policy allowed; without one
+	// they fail with ErrConnect. A sandbox's platform sets it when it is
+	// nil: net/http natively (package platform/native/nethttp), the
+	// host's fetch() under js (platform/hostwasm/fetch). The
+	// private-address check is the transport's duty (see AllowsPrivate).
 	Transport Transport
 }
 
@@ -291,7 +293,8 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 	}
 	t := s.p.Transport
 	if t == nil {
-		t = hostTransport
+		cancel()
+		return nil, &Error{Kind: ErrConnect, URL: redact(u), Detail: "no transport to send it with: set Policy.Transport (a sandbox's platform sets it)"}
 	}
 	resp, err := t.RoundTrip(rctx, out)
 	if err != nil {

@@ -159,9 +159,12 @@ func (r *Interp) findProgram(name string) (string, int) {
 	}
 	p, err := r.lookPath(name)
 	if err != nil {
-		if r.opts.posix {
+		switch {
+		case r.sh.cfg.NotFoundHint != "":
+			r.errorf("%s: command not found (%s)", name, r.sh.cfg.NotFoundHint)
+		case r.opts.posix:
 			r.errorf("%s: not found", name)
-		} else {
+		default:
 			r.errorf("%s: command not found", name)
 		}
 		return "", 127

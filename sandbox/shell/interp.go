@@ -79,6 +79,9 @@ type Config struct {
 	// Limits bound the shell's own memory and stack; zero fields take
 	// their defaults.
 	Limits Limits
+	// NotFoundHint, if set, follows "command not found" in parentheses
+	// (the sandbox says so when it has no tool modules at all).
+	NotFoundHint string
 }
 
 // Limits bound the shell's own work in the host.

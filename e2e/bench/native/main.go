@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	_ "github.com/wasmsand/wasmsand/platform/native" // runs the sandbox natively
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
