@@ -92,7 +92,7 @@ type result struct {
 
 // runNative runs script in a fresh directory dir with path first on PATH
 // (empty for the real tools only). Standard input is /dev/null.
-func runNative(t *testing.T, dir, path, script string) result {
+func runNative(t *testing.T, dir, path, script string, extraEnv ...string) result {
 	t.Helper()
 	os.RemoveAll(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -104,6 +104,7 @@ func runNative(t *testing.T, dir, path, script string) result {
 		p = path + ":" + p
 	}
 	env := append([]string{"PATH=" + p, "TZ=UTC", "LC_ALL=C", "HOME=" + dir}, gitEnv...)
+	env = append(env, extraEnv...)
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir, cmd.Env = dir, env
 	var out, errOut bytes.Buffer

@@ -158,7 +158,7 @@ func (c *cmd) log() error {
 	if o.all {
 		refs, _ := c.repo.References()
 		refs.ForEach(func(r *plumbing.Reference) error {
-			if r.Type() == plumbing.HashReference && (r.Name().IsBranch() || r.Name().IsTag()) {
+			if r.Type() == plumbing.HashReference && (r.Name().IsBranch() || r.Name().IsTag() || r.Name().IsRemote()) {
 				if cm, err := c.resolve(r.Name().String()); err == nil {
 					include = append(include, cm.Hash)
 				}

@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,7 +169,9 @@ func (c *cmd) merge() error {
 			abort = true
 		case a == "--squash":
 			squash = true
-		case a == "--no-edit" || a == "-q" || a == "--quiet" || a == "--no-verify" || a == "--stat" || a == "-n" || a == "--no-stat":
+		case a == "-q" || a == "--quiet":
+			c.quiet = true
+		case a == "--no-edit" || a == "--no-verify" || a == "--stat" || a == "-n" || a == "--no-stat":
 		case a == "-m":
 			if i+1 < len(c.args) {
 				i++
@@ -225,7 +228,10 @@ func (c *cmd) merge() error {
 	if err != nil || head == nil {
 		return c.fatal("%s", "no commits yet on this branch")
 	}
-	out := c.env.Out()
+	var out io.Writer = c.env.Out()
+	if c.quiet {
+		out = io.Discard
+	}
 	if head.Hash == theirs.Hash || c.isAncestor(theirs.Hash, head.Hash) {
 		fmt.Fprintln(out, "Already up to date.")
 		return nil
@@ -240,7 +246,7 @@ func (c *cmd) merge() error {
 		b, _ := c.treeFiles(theirs)
 		chs := compare(a, b, true)
 		c.writeStat(out, chs)
-		c.summaryModes(chs)
+		c.summaryModes(out, chs)
 		return c.setHead(theirs.Hash)
 	}
 	if ffOnly {
@@ -434,13 +440,12 @@ func (c *cmd) merge() error {
 	fmt.Fprintln(out, "Merge made by the 'ort' strategy.")
 	chs := compare(of, result, true)
 	c.writeStat(out, chs)
-	c.summaryModes(chs)
+	c.summaryModes(out, chs)
 	return nil
 }
 
 // summaryModes prints the create/delete mode lines of a diffstat.
-func (c *cmd) summaryModes(chs []change) {
-	out := c.env.Out()
+func (c *cmd) summaryModes(out io.Writer, chs []change) {
 	for _, ch := range chs {
 		switch ch.kind {
 		case 'A':
