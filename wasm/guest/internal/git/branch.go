@@ -1073,6 +1073,7 @@ func (c *cmd) reset() error {
 		}
 	}
 	if target != nil {
+		c.saveOrigHead()
 		if err := c.setHead(target.Hash); err != nil {
 			return c.fatal("%s", err)
 		}
@@ -1107,7 +1108,8 @@ func (c *cmd) printUnstaged() {
 }
 
 func (c *cmd) tag() error {
-	del, annotate, list, force := false, false, false, false
+	del, annotate, list, force, lines := false, false, false, false, false
+	contains, sortKey := "", "refname"
 	var msgs []string
 	var names []string
 	for i := 0; i < len(c.args); i++ {
@@ -1115,6 +1117,20 @@ func (c *cmd) tag() error {
 		switch {
 		case a == "-d" || a == "--delete":
 			del = true
+		case a == "-n" || strings.HasPrefix(a, "-n") && len(a) > 2 && a[2] >= '0' && a[2] <= '9':
+			lines, list = true, true
+		case a == "--contains" && i+1 < len(c.args):
+			i++
+			contains, list = c.args[i], true
+		case strings.HasPrefix(a, "--contains="):
+			contains, list = a[len("--contains="):], true
+		case strings.HasPrefix(a, "--sort="):
+			sortKey = a[len("--sort="):]
+			switch strings.TrimPrefix(sortKey, "-") {
+			case "refname", "version:refname", "v:refname":
+			default:
+				return c.fatal("unsupported sort specification '%s'", sortKey)
+			}
 		case a == "-a" || a == "--annotate":
 			annotate = true
 		case a == "-l" || a == "--list":
@@ -1172,8 +1188,22 @@ func (c *cmd) tag() error {
 				return nil
 			})
 		}
-		sort.Strings(tags)
+		sortTags(tags, sortKey)
+		var within plumbing.Hash
+		if contains != "" {
+			cm, err := c.resolve(contains)
+			if err != nil {
+				return c.errorf(129, "malformed object name %s", contains)
+			}
+			within = cm.Hash
+		}
 		for _, t := range tags {
+			if contains != "" {
+				cm, err := c.resolve("refs/tags/" + t)
+				if err != nil || !c.isAncestor(within, cm.Hash) {
+					continue
+				}
+			}
 			if len(names) > 0 {
 				ok := false
 				for _, pat := range names {
@@ -1184,6 +1214,10 @@ func (c *cmd) tag() error {
 				if !ok {
 					continue
 				}
+			}
+			if lines {
+				fmt.Fprintf(out, "%-15s %s\n", t, c.tagSubject(t))
+				continue
 			}
 			fmt.Fprintln(out, t)
 		}
@@ -1198,7 +1232,8 @@ func (c *cmd) tag() error {
 		rev = names[1]
 	}
 	ref := plumbing.NewTagReferenceName(name)
-	if _, err := c.repo.Storer.Reference(ref); err == nil && !force {
+	prev, err := c.repo.Storer.Reference(ref)
+	if err == nil && !force {
 		return c.fatal("tag '%s' already exists", name)
 	}
 	cm, err := c.resolve(rev)
@@ -1223,7 +1258,76 @@ func (c *cmd) tag() error {
 			return c.fatal("%s", err)
 		}
 	}
+	if prev != nil && prev.Hash() != target {
+		fmt.Fprintf(out, "Updated tag '%s' (was %s)\n", name, abbrev(prev.Hash()))
+	}
 	return c.repo.Storer.SetReference(plumbing.NewHashReference(ref, target))
+}
+
+// tagSubject is the first line git tag -n shows: the annotation's, or the
+// commit's subject for a lightweight tag.
+func (c *cmd) tagSubject(name string) string {
+	ref, err := c.repo.Storer.Reference(plumbing.NewTagReferenceName(name))
+	if err != nil {
+		return ""
+	}
+	if t, err := c.repo.TagObject(ref.Hash()); err == nil {
+		l, _, _ := strings.Cut(strings.TrimRight(t.Message, "\n"), "\n")
+		return l
+	}
+	cm, err := c.repo.CommitObject(ref.Hash())
+	if err != nil {
+		return ""
+	}
+	return subjectOf(cm)
+}
+
+// sortTags orders tag names by refname or version ("-" reverses).
+func sortTags(tags []string, key string) {
+	desc := strings.HasPrefix(key, "-")
+	key = strings.TrimPrefix(key, "-")
+	less := func(a, b string) bool { return a < b }
+	if key != "refname" {
+		less = versionLess
+	}
+	sort.SliceStable(tags, func(i, j int) bool {
+		if desc {
+			return less(tags[j], tags[i])
+		}
+		return less(tags[i], tags[j])
+	})
+}
+
+// versionLess compares names with runs of digits taken as numbers
+// ("v1.10" after "v1.9").
+func versionLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // Merge state files.

@@ -43,8 +43,9 @@ type cmd struct {
 	wt   *gogit.Worktree
 	root string // the work tree's root
 
-	initialCommit bool // status as git commit shows it: "Initial commit"
-	quiet         bool // -q: checkout, switch and merge say nothing
+	initialCommit bool   // status as git commit shows it: "Initial commit"
+	quiet         bool   // -q: checkout, switch and merge say nothing
+	dateMode      string // log's --date
 }
 
 type subcommand func(c *cmd) error
@@ -53,32 +54,34 @@ var subcommands map[string]subcommand
 
 func init() {
 	subcommands = map[string]subcommand{
-		"init":      (*cmd).initCmd,
-		"add":       (*cmd).add,
-		"commit":    (*cmd).commit,
-		"status":    (*cmd).status,
-		"diff":      (*cmd).diff,
-		"log":       (*cmd).log,
-		"show":      (*cmd).show,
-		"branch":    (*cmd).branch,
-		"checkout":  (*cmd).checkout,
-		"switch":    (*cmd).switchCmd,
-		"restore":   (*cmd).restore,
-		"reset":     (*cmd).reset,
-		"rm":        (*cmd).rm,
-		"mv":        (*cmd).mv,
-		"tag":       (*cmd).tag,
-		"rev-parse": (*cmd).revParse,
-		"config":    (*cmd).config,
-		"merge":     (*cmd).merge,
-		"stash":     (*cmd).stash,
-		"ls-files":  (*cmd).lsFiles,
-		"remote":    (*cmd).remoteCmd,
-		"clone":     (*cmd).clone,
-		"fetch":     (*cmd).fetch,
-		"pull":      (*cmd).pull,
-		"push":      (*cmd).push,
-		"ls-remote": (*cmd).lsRemote,
+		"init":         (*cmd).initCmd,
+		"add":          (*cmd).add,
+		"commit":       (*cmd).commit,
+		"status":       (*cmd).status,
+		"diff":         (*cmd).diff,
+		"log":          (*cmd).log,
+		"show":         (*cmd).show,
+		"branch":       (*cmd).branch,
+		"checkout":     (*cmd).checkout,
+		"switch":       (*cmd).switchCmd,
+		"restore":      (*cmd).restore,
+		"reset":        (*cmd).reset,
+		"rm":           (*cmd).rm,
+		"mv":           (*cmd).mv,
+		"tag":          (*cmd).tag,
+		"rev-parse":    (*cmd).revParse,
+		"config":       (*cmd).config,
+		"merge":        (*cmd).merge,
+		"stash":        (*cmd).stash,
+		"ls-files":     (*cmd).lsFiles,
+		"remote":       (*cmd).remoteCmd,
+		"clone":        (*cmd).clone,
+		"fetch":        (*cmd).fetch,
+		"pull":         (*cmd).pull,
+		"push":         (*cmd).push,
+		"ls-remote":    (*cmd).lsRemote,
+		"cat-file":     (*cmd).catFile,
+		"check-ignore": (*cmd).checkIgnore,
 	}
 }
 

@@ -167,6 +167,15 @@ func (c *cmd) merge() error {
 		case a == "--ff":
 		case a == "--abort":
 			abort = true
+		case a == "--continue":
+			if err := c.open(); err != nil {
+				return err
+			}
+			if !c.merging() {
+				return c.fatal("There is no merge in progress (MERGE_HEAD missing).")
+			}
+			c.args = []string{"--no-edit"}
+			return c.commit()
 		case a == "--squash":
 			squash = true
 		case a == "-q" || a == "--quiet":
@@ -236,6 +245,7 @@ func (c *cmd) merge() error {
 		fmt.Fprintln(out, "Already up to date.")
 		return nil
 	}
+	c.saveOrigHead()
 	if c.isAncestor(head.Hash, theirs.Hash) && !noFF && !squash {
 		fmt.Fprintf(out, "Updating %s..%s\n", abbrev(head.Hash), abbrev(theirs.Hash))
 		if err := c.switchTo(theirs, false, "merge"); err != nil {
