@@ -1,12 +1,14 @@
 package main
 
+import "github.com/wasmsand/wasmsand/wasm/guest/internal/difftest"
+
 // Case constructors: o compares stdout and the exit status, b also runs
 // the case in the sandbox, n has no state check.
-func o(script string) dcase { return dcase{script: script} }
-func b(c dcase) dcase       { c.box = true; return c }
-func n(c dcase) dcase       { c.nocheck = true; return c }
+func o(script string) difftest.Script     { return difftest.Script{Script: script} }
+func b(c difftest.Script) difftest.Script { c.Box = true; return c }
+func n(c difftest.Script) difftest.Script { c.NoCheck = true; return c }
 
-var cases = []dcase{
+var cases = []difftest.Script{
 	// init, add, commit, status.
 	o(`git init >/dev/null; git status`),
 	o(`git init -q; git status -s; git status --porcelain`),

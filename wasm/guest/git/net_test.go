@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http/cgi"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/difftest"
 )
 
 // The remote cases run against a real server: the host's git
@@ -26,6 +29,17 @@ H=/usr/bin/git
 mksrv() { $H init -q seed && (cd seed && printf 'one\ntwo\n' > a.txt && printf 'x\n' > b.txt && $H add . && $H commit -qm init && $H branch side && $H tag v1) && $H clone -q --bare seed srv/x.git && $H -C srv/x.git remote remove origin && $H -C srv/x.git config http.receivepack true && rm -rf seed; }
 mkempty() { $H init -q --bare srv/x.git && $H -C srv/x.git config http.receivepack true; }
 srvc() { $H clone -q srv/x.git up.tmp && (cd up.tmp && printf "$1\n" >> a.txt && $H commit -qam "$1" && $H push -q origin HEAD) && rm -rf up.tmp; }
+`
+
+// netCheck is the state check of the client's repository, if the script
+// ended in one.
+const netCheck = `
+echo "=== exit $?"
+if /usr/bin/git rev-parse --git-dir >/dev/null 2>&1; then
+/usr/bin/git status --porcelain=v1 -uall 2>&1
+/usr/bin/git log --all --format='%H %P %an %s' 2>&1
+/usr/bin/git diff HEAD 2>&1
+fi
 `
 
 // srvCheck prints the server repository's state as the host's git reads it.
@@ -48,11 +62,11 @@ var netCases = []netCase{
 	{`mksrv`, `git clone "$URL/srv/x.git" c; cd c; git status; git branch -a; git log --oneline; cat a.txt`, true},
 	{`mksrv`, `git clone -q "$URL/srv/x.git"; cd x && git remote -v && git config --get branch.master.merge && git status -sb`, true},
 	{`mksrv`, `git clone -b side "$URL/srv/x.git" c && cd c && git status`, true},
-	{`mksrv`, `git clone "$URL/srv/nope.git" c; echo $?; ls`, true},
+	{`mksrv`, `git clone "$URL/srv/nope.git" c; echo $?; test -e c; echo $?`, true},
 	{`mksrv`, `mkdir c; printf 'x\n' > c/f; git clone "$URL/srv/x.git" c; echo $?`, true},
 	{`mksrv`, `git clone "$URL/srv/x.git/" c2 2>&1 && cd c2 && git log --format='%H %s' && git remote get-url origin`, true},
 	{`mkempty`, `git clone "$URL/srv/x.git" c; echo $?; cd c && git status && git remote -v`, true},
-	{``, `git clone http://127.0.0.1:1/x.git c 2>&1 | cut -c1-50; echo ${PIPESTATUS[0]}; ls`, false},
+	{``, `git clone http://127.0.0.1:1/x.git c 2>&1 | cut -c1-50; echo ${PIPESTATUS[0]}; test -e c; echo $?`, false},
 	{`mksrv`, `git ls-remote "$URL/srv/x.git"; git clone -q "$URL/srv/x.git" c && cd c && git ls-remote --heads origin && git ls-remote -t`, true},
 
 	// fetch, pull.
@@ -80,8 +94,8 @@ var netCases = []netCase{
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; cd c; git tag -f v1 HEAD >/dev/null; printf 'n\n' >> a.txt; git commit -qam n; git tag -f v1 >/dev/null; git push origin v1; echo $?`, true},
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; cd c; git push origin --delete side; echo $?; git push origin :nope; echo $?; git branch -r`, true},
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; cd c; git push origin nope; echo $?`, true},
-	{`mkempty`, `mk; git remote add origin "$URL/srv/x.git"; git remote; git push -u origin master; echo $?; git status -sb; git log --oneline origin/master`, true},
-	{`mkempty`, `mk; git remote add origin "$URL/srv/x.git"; git remote add origin x; echo $?; git remote get-url origin; git remote set-url origin "$URL/srv/y.git"; git push origin master; echo $?; git remote remove origin; git remote remove origin; echo $?; git remote -v`, true},
+	{`mkempty`, `mkdir c; cd c; mk; git remote add origin "$URL/srv/x.git"; git remote; git push -u origin master; echo $?; git status -sb; git log --oneline origin/master`, true},
+	{`mkempty`, `mkdir c; cd c; mk; git remote add origin "$URL/srv/x.git"; git remote add origin x; echo $?; git remote get-url origin; git remote set-url origin "$URL/srv/y.git"; git push origin master; echo $?; git remote remove origin; git remote remove origin; echo $?; git remote -v`, true},
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; cd c; git push nowhere; echo $?`, true},
 
 	// A local path as the remote (no network).
@@ -96,6 +110,8 @@ func gitServer(t *testing.T, root string) *httptest.Server {
 		Path: "/usr/bin/git",
 		Args: []string{"http-backend"},
 		Env:  []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"},
+		// "Not a git repository" for the cases that ask for a missing one.
+		Stderr: io.Discard,
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -103,30 +119,29 @@ func gitServer(t *testing.T, root string) *httptest.Server {
 }
 
 func (c netCase) full() string {
-	return prelude + netPrelude + c.setup + "\n" + c.script + check + srvCheck
+	return prelude + netPrelude + c.setup + "\n" + c.script + netCheck + fsckLine + srvCheck
 }
 
-func (c netCase) same(got, want result) bool {
-	return dcase{stderr: c.stderr}.same(got, want)
+func (c netCase) same(got, want difftest.Result) bool {
+	return difftest.Script{Stderr: c.stderr}.Same(got, want)
 }
 
 // TestNetwork runs the remote scenarios with this module's git (its
 // netx transport is net/http natively) and with the host's.
 func TestNetwork(t *testing.T) {
 	oracleAvailable(t)
-	bin := ourBin(t)
+	bin := suite.Native(t)
 	root := t.TempDir()
 	srv := gitServer(t, root)
 	dir := filepath.Join(root, "w")
 	env := []string{"URL=" + srv.URL + "/w", "SRV=" + filepath.Join(dir, "srv", "x.git")}
 	failed := 0
 	for i, c := range netCases {
-		got := runNative(t, dir, bin, c.full(), env...)
-		want := runNative(t, dir, "", c.full(), env...)
+		got := suite.RunNative(t, dir, bin, c.full(), env...)
+		want := suite.RunNative(t, dir, "", c.full(), env...)
 		if !c.same(got, want) {
 			failed++
-			t.Errorf("case %d: %s\ngot  (%d) stdout %q\n     stderr %q\nwant (%d) stdout %q\n     stderr %q",
-				i, c.script, got.code, got.stdout, got.stderr, want.code, want.stdout, want.stderr)
+			t.Error(difftest.Report(i, c.script, got, want))
 		}
 	}
 	t.Logf("%d remote cases, %d differ", len(netCases), failed)
@@ -146,8 +161,7 @@ func TestNetworkSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb := newSandbox(t)
-	sb.AllowNetwork(rule)
+	sb := suite.Sandbox(t, sandbox.Options{Network: netpolicy.Policy{Rules: []netpolicy.Rule{rule}}})
 	dir := filepath.Join(root, "w")
 	env := []string{"URL=" + srv.URL + "/w", "SRV=" + filepath.Join(dir, "srv", "x.git")}
 	failed := 0
@@ -155,12 +169,12 @@ func TestNetworkSandbox(t *testing.T) {
 		if strings.Contains(c.script, "git clone -q srv/") {
 			continue // a host path: the sandbox has its own file system
 		}
-		want := runNative(t, dir, "", strings.ReplaceAll(c.full(), fsckLine, ""), env...)
+		want := suite.RunNative(t, dir, "", strings.ReplaceAll(c.full(), fsckLine, ""), env...)
 		// The server's side on the host, the client in the sandbox, the
 		// server's state read on the host again.
-		host := runNative(t, dir, "", prelude+netPrelude+c.setup, env...)
-		if host.code != 0 {
-			t.Fatalf("case %d: setup: %s", i, host.stderr)
+		host := suite.RunNative(t, dir, "", prelude+netPrelude+c.setup, env...)
+		if host.Code != 0 {
+			t.Fatalf("case %d: setup: %s", i, host.Stderr)
 		}
 		local := strings.ReplaceAll(strings.ReplaceAll(c.script, "srvc ", "host_srvc "), "$H ", "host_git ")
 		if strings.Contains(local, "host_") {
@@ -168,18 +182,17 @@ func TestNetworkSandbox(t *testing.T) {
 			// host: skip them in the sandbox.
 			continue
 		}
-		script := fmt.Sprintf("cd /; rm -rf /tmp/w; mkdir -p /tmp/w; cd /tmp/w; export HOME=/tmp/w URL=%s/w\n%s%s\n%s",
-			srv.URL, prelude, local, strings.ReplaceAll(strings.ReplaceAll(check, fsckLine, ""), "/usr/bin/git", "git"))
+		script := fmt.Sprintf("cd /; rm -rf /tmp/w; mkdir -p /tmp/w; cd /tmp/w; export HOME=/tmp/w URL=%s/w\n%s%s\n%s\ntrue\n",
+			srv.URL, prelude, local, strings.ReplaceAll(netCheck, "/usr/bin/git", "git"))
 		res, err := sb.Run(context.Background(), script)
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
-		after := runNative(t, filepath.Join(root, "chk"), "", "H=/usr/bin/git\n"+srvCheck, env...)
-		got := result{string(res.Stdout) + after.stdout, string(res.Stderr), res.ExitCode}
+		after := suite.RunNative(t, filepath.Join(root, "chk"), "", "H=/usr/bin/git\n"+srvCheck, env...)
+		got := difftest.Result{Stdout: string(res.Stdout) + after.Stdout, Stderr: string(res.Stderr), Code: res.ExitCode}
 		if !c.same(got, want) {
 			failed++
-			t.Errorf("case %d: %s\ngot  (%d) stdout %q\n     stderr %q\nwant (%d) stdout %q\n     stderr %q",
-				i, c.script, got.code, got.stdout, got.stderr, want.code, want.stdout, want.stderr)
+			t.Error(difftest.Report(i, c.script, got, want))
 		}
 	}
 	t.Logf("%d remote cases in the sandbox, %d differ", len(netCases), failed)
