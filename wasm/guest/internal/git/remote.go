@@ -235,12 +235,12 @@ func prettyRef(n string) string {
 
 // fetchLine is one line of fetch's or push's report.
 type fetchLine struct {
-	flag            byte
-	summary         string
-	remote, local   string
-	note            string
-	sortKey         string
-	hidden, deleted bool
+	flag          byte
+	summary       string
+	remote, local string
+	note          string
+	sortKey       string
+	deleted       bool
 }
 
 // fetchFrom fetches from the named remote and prints git's report
@@ -317,7 +317,7 @@ func (c *cmd) fetchFrom(name string, prune, tags, quiet bool) (string, error) {
 	}
 	for ref := range before {
 		if _, ok := after[ref]; !ok && strings.HasPrefix(ref, prefix) {
-			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", remote: "(none)", local: prettyRef(ref), sortKey: "", deleted: true})
+			lines = append(lines, fetchLine{flag: '-', summary: "[deleted]", remote: "(none)", local: prettyRef(ref), deleted: true})
 		}
 	}
 	sort.SliceStable(lines, func(i, j int) bool {
@@ -538,8 +538,7 @@ func (c *cmd) aheadBehind(a, b plumbing.Hash) (ahead, behind int) {
 // long status lines and the short "[ahead 1, behind 2]" note. ok is false
 // when the branch has no upstream.
 func (c *cmd) trackingInfo() (long, short, name string, ok bool) {
-	branch := c.currentBranch()
-	remote, ref := c.upstream(branch)
+	_, ref := c.upstream(c.currentBranch())
 	if ref == "" {
 		return "", "", "", false
 	}
@@ -548,7 +547,6 @@ func (c *cmd) trackingInfo() (long, short, name string, ok bool) {
 	if err != nil {
 		return fmt.Sprintf("Your branch is based on '%s', but the upstream is gone.\n  (use \"git branch --unset-upstream\" to fixup)\n", name), " [gone]", name, true
 	}
-	_ = remote
 	head, err := c.repo.Head()
 	if err != nil {
 		return "", "", name, true
@@ -838,23 +836,20 @@ func (c *cmd) pull() error {
 	}
 	short := strings.TrimPrefix(ref.String(), "refs/remotes/"+remote+"/")
 	msg := fmt.Sprintf("Merge branch '%s' of %s", short, fetchDisplayURL(u))
-	if short == "master" || short == "main" {
-		msg = fmt.Sprintf("Merge branch '%s' of %s", short, fetchDisplayURL(u))
-	}
 	m := &cmd{env: c.env, args: []string{"--no-edit", "-m", msg, ref.String()}, quiet: quiet}
 	return m.merge()
 }
 
 // pushUpdate is one reference push would update.
 type pushUpdate struct {
-	src, dst  plumbing.ReferenceName
-	old, new  plumbing.Hash
-	force     bool
-	delete    bool
-	line      fetchLine
-	rejected  string // "fetch first", "non-fast-forward", "already exists"
-	upToDate  bool
-	setUpTrak bool
+	src, dst plumbing.ReferenceName
+	old, new plumbing.Hash
+	force    bool
+	delete   bool
+	line     fetchLine
+	rejected string // "fetch first", "non-fast-forward", "already exists"
+	upToDate bool
+	track    bool // -u: the branch follows what it was pushed to
 }
 
 func (c *cmd) push() error {
@@ -952,7 +947,7 @@ func (c *cmd) push() error {
 			}
 		}
 		p.dst = c.remoteRefName(dst, srcRef)
-		p.setUpTrak = setUp && srcRef.IsBranch()
+		p.track = setUp && srcRef.IsBranch()
 		updates = append(updates, p)
 	}
 	if tags {
@@ -1072,7 +1067,7 @@ func (c *cmd) push() error {
 		fmt.Fprintf(c.env.Stderr, "To %s\n%s", u, b.String())
 	}
 	for _, p := range updates {
-		if p.setUpTrak && p.rejected == "" {
+		if p.track && p.rejected == "" {
 			if err := c.setUpstream(p.src.Short(), remoteName, p.dst.Short()); err != nil {
 				return err
 			}
