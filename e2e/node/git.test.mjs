@@ -77,12 +77,12 @@ test('git clone, push and a denied remote through fetch()', { skip: !existsSync(
   const { server, base } = await gitServer(root);
   const sb = await Sandbox.create({ network: { allow: [`${base}/`] }, env: ident });
   try {
-    let r = await sb.run(`git clone ${base}/x.git c && cd c && git log --format=%s && git status -sb && cat a.txt`);
+    let r = await sb.run(`git clone ${base}/x.git c && (cd c && git log --format=%s && git status -sb && cat a.txt)`);
     assert.equal(r.exitCode, 0, r.stderr);
     assert.equal(r.stdout, 'init\n## master...origin/master\none\n');
     assert.equal(r.stderr, "Cloning into 'c'...\n");
 
-    r = await sb.run('cd c && printf "two\\n" >> a.txt && git commit -qam two && git push && git switch -q -c feat && git push -u origin feat');
+    r = await sb.run('(cd c && printf "two\\n" >> a.txt && git commit -qam two && git push && git switch -q -c feat && git push -u origin feat)');
     assert.equal(r.exitCode, 0, r.stderr);
     assert.match(r.stderr, /^To http:\/\/127\.0\.0\.1:\d+\/x\.git\n {3}[0-9a-f]{7}\.\.[0-9a-f]{7} {2}master -> master\n/);
     assert.match(r.stderr, / \* \[new branch\] {6}feat -> feat\n$/);
