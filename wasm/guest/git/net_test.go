@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
 	"path/filepath"
@@ -98,6 +99,9 @@ var netCases = []netCase{
 	{`mkempty`, `mkdir c; cd c; mk; git remote add origin "$URL/srv/x.git"; git remote add origin x; echo $?; git remote get-url origin; git remote set-url origin "$URL/srv/y.git"; git push origin master; echo $?; git remote remove origin; git remote remove origin; echo $?; git remote -v`, true},
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; cd c; git push nowhere; echo $?`, true},
 
+	// A repository that moved: the first request is redirected.
+	{`mksrv`, `git clone -q "${URL%/w}/moved/srv/x.git" c 2>/dev/null; cd c; git log --oneline; (cd .. && srvc two); git pull -q 2>/dev/null; git log --oneline; git remote get-url origin | sed 's|.*/moved/|moved/|'`, false},
+
 	// A local path as the remote (no network).
 	{`mksrv`, `git clone -q srv/x.git c; cd c; git log --oneline --all; git remote -v | sed "s|$PWD/..|D|"; git status -sb`, true},
 	{`mksrv`, `git clone -q srv/x.git c; cd c; printf 'n\n' >> a.txt; git commit -qam local-push; git push -q; echo $?`, true},
@@ -113,7 +117,18 @@ func gitServer(t *testing.T, root string) *httptest.Server {
 		// "Not a git repository" for the cases that ask for a missing one.
 		Stderr: io.Discard,
 	}
-	srv := httptest.NewServer(h)
+	// /moved/PATH redirects to /w/PATH, as a repository that moved.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/moved/"); ok {
+			to := "/w/" + rest
+			if r.URL.RawQuery != "" {
+				to += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, to, http.StatusMovedPermanently)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -1,10 +1,11 @@
 // This file is not part of wasmsand's packages: the guest build overlays it
 // on go-git's plumbing/transport/client/client.go (vendored into a scratch
 // copy at build time). The sandbox's git installs its own http and https
-// transports (over the "wasmsand" host calls) and an in-process one for
-// local paths; go-git's table of default protocols would link its ssh://
-// and git:// clients (golang.org/x/crypto/ssh among them) into the module
-// for nothing. The API is go-git's: Protocols, InstallProtocol, NewClient.
+// transport (over the "wasmsand" host calls) and an in-process one for
+// local paths; go-git's table of default protocols would link its http
+// (net/http, crypto/tls), ssh:// (golang.org/x/crypto/ssh) and git://
+// clients into the module for nothing: 3.2 MB gzipped with them, 2.6 MB
+// without. The API is go-git's: Protocols, InstallProtocol, NewClient.
 
 package client
 
