@@ -105,6 +105,7 @@ var netCases = []netCase{
 	// A local path as the remote (no network).
 	{`mksrv`, `git clone -q srv/x.git c; cd c; git log --oneline --all; git remote -v | sed "s|$PWD/..|D|"; git status -sb`, true},
 	{`mksrv`, `git clone -q srv/x.git c; cd c; printf 'n\n' >> a.txt; git commit -qam local-push; git push -q; echo $?`, true},
+	{`mksrv`, `git clone srv/x.git c; cd c; git status -sb; git branch -a; cd ..; git clone c d; echo $?`, true},
 }
 
 // gitServer serves root's repositories with the host's git http-backend.

@@ -161,15 +161,20 @@ func (c *cmd) remoteCmd() error {
 }
 
 // endpointURL makes a local path absolute (go-git's in-process server
-// serves it); URLs are kept as they are.
+// serves it); URLs lose a trailing slash.
 func endpointURL(u string) string {
 	if strings.Contains(u, "://") {
 		return strings.TrimRight(u, "/")
 	}
-	if abs, err := filepath.Abs(u); err == nil {
-		return abs
+	abs, err := filepath.Abs(u)
+	if err != nil {
+		return u
 	}
-	return u
+	// A work tree's repository is its .git directory.
+	if fi, err := os.Stat(filepath.Join(abs, ".git")); err == nil && fi.IsDir() {
+		return filepath.Join(abs, ".git")
+	}
+	return abs
 }
 
 // displayURL is a URL as git's error messages show it, with a slash.
@@ -728,6 +733,9 @@ func (c *cmd) clone() error {
 	}
 	if err := c.setUpstream(short, origin, short); err != nil {
 		return err
+	}
+	if !quiet && !strings.Contains(u, "://") {
+		fmt.Fprint(c.env.Stderr, "done.\n")
 	}
 	if noCheckout {
 		return nil
