@@ -362,6 +362,7 @@ body line two'; git log -1 --format='[%s][%b]'; git log -1 --format=%B; git show
 	o(`mk; printf 'n\n' >> a.txt; git diff > p.patch; git checkout -- a.txt; git status --porcelain; wc -l < p.patch`),
 	o(`mk; git show HEAD --name-only --format='%s'; git show HEAD:a.txt | wc -l; git show --format=%an -s HEAD`),
 	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git checkout -q HEAD~1; git status | head -1; git checkout -q master; git status | head -1`),
+	b(o(`mkdir s; cd s; mk; git tag v1; cd ..; git clone -q s c; cd c; git log --oneline --all; git status -sb; git tag; printf 'n\n' >> a.txt; git commit -qam two; git push -q origin HEAD:side; git -C ../s branch`)),
 
 	// Repositories made by the host's git, read by this one.
 	o(`/usr/bin/git init -q; printf 'a\nb\n' > f; /usr/bin/git add f; /usr/bin/git commit -qm host; printf 'c\n' >> f; git status -s; git diff; git log --oneline; git commit -qam ours; /usr/bin/git log --oneline`),

@@ -182,7 +182,7 @@ func TestNetworkSandbox(t *testing.T) {
 	env := []string{"URL=" + srv.URL + "/w", "SRV=" + filepath.Join(dir, "srv", "x.git")}
 	failed := 0
 	for i, c := range netCases {
-		if strings.Contains(c.script, "git clone -q srv/") {
+		if strings.Contains(c.script, "clone -q srv/") || strings.Contains(c.script, "clone srv/") {
 			continue // a host path: the sandbox has its own file system
 		}
 		want := suite.RunNative(t, dir, "", strings.ReplaceAll(c.full(), fsckLine, ""), env...)
