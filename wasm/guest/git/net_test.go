@@ -81,6 +81,7 @@ var netCases = []netCase{
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; srvc two; cd c; printf 'l\n' > local; git add local; git commit -qm local; git pull --no-rebase; echo $?; git log --format='%s|%P' -1 | cut -c1-40; git status -sb`, false},
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; srvc two; cd c; printf 'l\n' > local; git add local; git commit -qm local; git pull --ff-only; echo $?`, true},
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; srvc two; cd c; git checkout -q -b topic; git pull; echo $?`, true},
+	{`mksrv`, `git clone -q "$URL/srv/x.git" c; srvc two; cd c; git pull --no-ff; echo $?; git log --format='%s|%P' -1 | cut -c1-30`, false},
 
 	// push.
 	{`mksrv`, `git clone -q "$URL/srv/x.git" c; cd c; printf 'n\n' >> a.txt; git commit -qam mine; git status -sb; git push; echo $?; git status`, true},

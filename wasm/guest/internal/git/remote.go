@@ -769,7 +769,7 @@ func (c *cmd) setUpstream(branch, remote, remoteBranch string) error {
 }
 
 func (c *cmd) pull() error {
-	quiet, ffOnly, noRebase := false, false, false
+	quiet, ffOnly, noRebase, noFF := false, false, false, false
 	var pos []string
 	for _, a := range c.args {
 		switch a {
@@ -777,10 +777,13 @@ func (c *cmd) pull() error {
 			quiet = true
 		case "--ff-only":
 			ffOnly = true
-		case "--no-rebase", "--ff", "--no-edit", "--stat", "-v", "--verbose", "--no-ff":
-			noRebase = noRebase || a == "--no-rebase" || a == "--no-ff"
+		case "--no-rebase":
+			noRebase = true
+		case "--no-ff":
+			noRebase, noFF = true, true
+		case "--ff", "--no-edit", "--stat", "-v", "--verbose":
 		case "-r", "--rebase":
-			return c.fatal("pull --rebase is not supported here: fetch, then rebase is missing too; use 'git pull --no-rebase'")
+			return c.fatal("pull --rebase is not supported here (there is no rebase): use 'git pull --no-rebase'")
 		default:
 			if strings.HasPrefix(a, "-") {
 				return c.errorf(129, "unknown option `%s'", strings.TrimLeft(a, "-"))
@@ -844,7 +847,11 @@ func (c *cmd) pull() error {
 	}
 	short := strings.TrimPrefix(ref.String(), "refs/remotes/"+remote+"/")
 	msg := fmt.Sprintf("Merge branch '%s' of %s", short, fetchDisplayURL(u))
-	m := &cmd{env: c.env, args: []string{"--no-edit", "-m", msg, ref.String()}, quiet: quiet}
+	args := []string{"--no-edit", "-m", msg, ref.String()}
+	if noFF {
+		args = append([]string{"--no-ff"}, args...)
+	}
+	m := &cmd{env: c.env, args: args, quiet: quiet}
 	return m.merge()
 }
 
