@@ -3,11 +3,13 @@
 // module's commands first on PATH and once with the reference tools (GNU
 // coreutils, gawk, jq, ...), each in a fresh copy of a fixture tree, and
 // reports where standard output, the exit status or, where a case asks,
-// standard error differ.
+// standard error differ. Harness runs each case as a subtest over a
+// fixture written from Go; Suite (suite.go) runs many bash scripts in
+// parallel over a fixture made by a script, with a read-back of the state
+// each script leaves, and the cases marked for it inside the sandbox.
 package difftest
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,22 +83,15 @@ func (h *Harness) RunScript(t *testing.T, script, path string) Result {
 	if locale == "" {
 		locale = "C"
 	}
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + path, "LC_ALL=" + locale, "TZ=UTC", "HOME=" + dir}
+	env := []string{"PATH=" + path, "LC_ALL=" + locale, "TZ=UTC", "HOME=" + dir}
 	if h.SetPWD {
-		cmd.Env = append(cmd.Env, "PWD="+dir)
+		env = append(env, "PWD="+dir)
 	}
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s: %v", script, err)
+	r := bash(dir, script, env)
+	if r.err != nil {
+		t.Fatalf("%s: %v", script, r.err)
 	}
-	return Result{out.String(), errOut.String(), code}
+	return r.Result
 }
 
 // Run builds the module and runs every case as a subtest, the reference
