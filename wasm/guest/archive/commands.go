@@ -4,6 +4,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/gzip"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tar"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/xz"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/zip"
 )
 
@@ -15,4 +16,10 @@ var Commands = map[string]tool.MainFunc{
 	"unzip":  zip.UnzipMain,
 	"zcat":   gzip.Zcat,
 	"zip":    zip.ZipMain,
+	"xz":     xz.Xz,
+	"unxz":   xz.Unxz,
+	"xzcat":  xz.Xzcat,
+	"lzma":   xz.Lzma,
+	"unlzma": xz.Unlzma,
+	"lzcat":  xz.Lzcat,
 }
