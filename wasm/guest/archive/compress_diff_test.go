@@ -93,3 +93,74 @@ func TestDifferentialXz(t *testing.T) {
 	}
 	h.Run(t, xzCases)
 }
+
+// bzip2Cases compare bzip2, bunzip2 and bzcat with bzip2 1.0.8; as with
+// xz, compressed bytes are compared only after decompression
+// (/usr/bin/bzip2 is always the reference's).
+var bzip2Cases = []difftest.Case{
+	{Script: "bzip2 f3 && ls && /usr/bin/bzip2 -dc f3.bz2"},
+	{Script: "bzip2 -k f3 && ls f3 f3.bz2 && /usr/bin/bzip2 -t f3.bz2 && echo ok"},
+	{Script: "bzip2 -c words | /usr/bin/bzip2 -d"},
+	{Script: "/usr/bin/bzip2 -c words | bzip2 -d"},
+	{Script: "/usr/bin/bzip2 -c words > w.bz2 && bunzip2 w.bz2 && cat w && ls", Stderr: true},
+	{Script: "/usr/bin/bzip2 -c bin.dat | bzcat | od -c"},
+	{Script: "bzip2 < empty | /usr/bin/bzip2 -dc | wc -c"},
+	{Script: "/usr/bin/bzip2 < empty | bzip2 -dc | wc -c"},
+	{Script: "seq 200000 | bzip2 -1 | /usr/bin/bzcat | md5sum"},
+	{Script: "seq 200000 | /usr/bin/bzip2 | bzcat | md5sum"},
+	{Script: "head -c 300000 /dev/zero | bzip2 | /usr/bin/bzcat | wc -c"},
+	{Script: "(/usr/bin/bzip2 -c f3; /usr/bin/bzip2 -c words) | bzip2 -dc"},
+	{Script: "(bzip2 -c f3; bzip2 -c words) | /usr/bin/bzip2 -dc"},
+	{Script: "bzip2 nope; echo $?", Stderr: true},
+	{Script: "bzip2 dir; echo $?", Stderr: true},
+	{Script: "bzip2 -q dir; echo $?", Stderr: true},
+	{Script: "bzip2 -k f3 && bzip2 -k f3; echo $?", Stderr: true},
+	{Script: "bzip2 -k f3 && bzip2 -kf f3; echo $?; /usr/bin/bzcat f3.bz2"},
+	{Script: "bzip2 f3 && bzip2 f3.bz2; echo $?", Stderr: true},
+	{Script: "cp f3 x.tbz && bzip2 x.tbz; echo $?", Stderr: true},
+	{Script: "bunzip2 f3; echo $?; ls", Stderr: true},
+	{Script: "/usr/bin/bzip2 -c f3 > x && bunzip2 x; echo $?; cat x.out", Stderr: true},
+	{Script: "/usr/bin/bzip2 -c f3 > a.tbz2 && bunzip2 a.tbz2 && cat a.tar"},
+	{Script: "echo hello | bzip2 -d; echo $?", Stderr: true},
+	{Script: "bzip2 -dc < empty; echo $?", Stderr: true, StderrLines: 3},
+	{Script: "/usr/bin/bzip2 -c words | head -c 30 > t.bz2; bunzip2 t.bz2; echo $?; ls t*", Stderr: true, StderrLines: 3},
+	{Script: "(/usr/bin/bzip2 -c f3; echo junk) > j.bz2; bzip2 -t j.bz2; echo $?; bzip2 -tv j.bz2; bunzip2 j.bz2; echo $?; cat j", Stderr: true},
+	{Script: "bzip2 -t nope; echo $?", Stderr: true},
+	{Script: "/usr/bin/bzip2 -c words | head -c 30 | bzip2 -dc >/dev/null; echo $?", Stderr: true, StderrLines: 3},
+	{Script: "(/usr/bin/bzip2 -c f3; echo junk) | bzip2 -dc; echo $?", Stderr: true},
+	{Script: "seq 1000 | /usr/bin/bzip2 > w.bz2 && printf '\\377\\377' | dd of=w.bz2 bs=1 seek=60 conv=notrunc 2>/dev/null && bzip2 -dc w.bz2 >/dev/null; echo $?", Stderr: true, StderrLines: 3},
+	{Script: "seq 1000 | /usr/bin/bzip2 > w.bz2 && printf '\\377\\377' | dd of=w.bz2 bs=1 seek=60 conv=notrunc 2>/dev/null && bzip2 -t w.bz2; echo $?", Stderr: true},
+	{Script: "bzip2 -t f3; echo $?", Stderr: true},
+	{Script: "/usr/bin/bzip2 -k f3 && bzip2 -t f3.bz2; echo $?; ls"},
+	{Script: "/usr/bin/bzip2 -k f3 words && bzip2 -tv f3.bz2 words.bz2"},
+	{Script: "bzip2 -v f3 words empty 2>&1 | sed -E 's/-?[0-9]+(\\.[0-9]+)?/N/g'"},
+	{Script: "/usr/bin/bzip2 -k f3 && bunzip2 -v f3.bz2", Stderr: true},
+	{Script: "bzip2 -dc nope f3; echo $?", Stderr: true},
+	{Script: "bzip2 -z -d f3; echo $?", Stderr: true},
+	{Script: "chmod 600 f3 && bzip2 f3 && stat -c %a f3.bz2 && bunzip2 f3.bz2 && stat -c '%a %Y' f3"},
+	{Script: "ln -s f3 l && bzip2 l; echo $?", Stderr: true},
+	{Script: "bzip2 -x f3; echo $?", Stderr: true},
+	{Script: "bzip2 --bogus f3; echo $?", Stderr: true},
+	{Script: "bzip2 --help; echo $?", Stderr: true},
+	{Script: "cat f3 | bzip2 -9 | /usr/bin/bunzip2"},
+	{Script: "bzip2 -c -- -f3 2>&1; echo $?"},
+	{Script: "BZIP2=-k bzip2 f3 && ls f3 f3.bz2"},
+}
+
+func TestDifferentialBzip2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the native binary and runs bzip2")
+	}
+	for _, p := range []string{"/usr/bin/bzip2", "/usr/bin/bunzip2", "/usr/bin/bzcat"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s not installed (Debian package bzip2)", p)
+		}
+	}
+	h := &difftest.Harness{
+		Module:    "archive",
+		Commands:  Names(),
+		Reference: "bzip2",
+		Setup:     setupFixture,
+	}
+	h.Run(t, bzip2Cases)
+}
