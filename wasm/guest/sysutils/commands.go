@@ -22,27 +22,33 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hostname"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/id"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/install"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/link"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/ln"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/mktemp"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/nice"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nohup"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nproc"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/numfmt"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/od"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/pager"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/pathchk"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printf"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/pwd"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/readlink"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/realpath"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/rmdir"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/stat"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/strings"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/sum"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/syncfs"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/test"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/timeout"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tree"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/truncate"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tsort"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/tty"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/uname"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/which"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/xxd"
@@ -105,4 +111,15 @@ var Commands = map[string]tool.MainFunc{
 	"uname":     uname.Main,
 	"whoami":    id.Whoami,
 	"which":     which.Main,
+	"basenc":    basenc.Basenc,
+	"pwd":       pwd.Main,
+	"link":      link.Link,
+	"unlink":    link.Unlink,
+	"sync":      syncfs.Main,
+	"tty":       tty.Main,
+	"arch":      uname.Arch,
+	"groups":    id.Groups,
+	"logname":   id.Logname,
+	"pathchk":   pathchk.Main,
+	"nice":      nice.Main,
 }
