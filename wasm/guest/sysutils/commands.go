@@ -7,6 +7,8 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/chmod"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/chown"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/cksum"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/clear"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/colrm"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/date"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/df"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/dirname"
@@ -24,6 +26,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/install"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/link"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/ln"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/look"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/mktemp"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nice"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nohup"
@@ -38,6 +41,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/readlink"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/realpath"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/rmdir"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/sponge"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/stat"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/strings"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/sum"
@@ -122,4 +126,8 @@ var Commands = map[string]tool.MainFunc{
 	"logname":   id.Logname,
 	"pathchk":   pathchk.Main,
 	"nice":      nice.Main,
+	"sponge":    sponge.Main,
+	"colrm":     colrm.Main,
+	"look":      look.Main,
+	"clear":     clear.Main,
 }
