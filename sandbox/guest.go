@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/sandbox/wasi"
@@ -91,6 +92,10 @@ type guestProc struct {
 	umask uint32 // file mode creation mask, for proc_spawn
 	kids  children
 	net   guestNet // open HTTP requests
+	// proc is the process-table entry it runs as (nil for internal runs);
+	// fuel counts the fuel it used in slices before the current one.
+	proc *procEntry
+	fuel int64
 }
 
 type guestKey struct{}
@@ -105,20 +110,24 @@ func refuelModule() wasm.HostModule {
 			Fn:      refuel,
 			// It never waits: it only accounts and checks the deadline.
 			NonBlocking: true,
-		}}, append(spawnHostFuncs(), append(hostFSFuncs(), append(bridgeHostFuncs(), netHostFuncs()...)...)...)...),
+		}}, append(spawnHostFuncs(), append(procHostFuncs(), append(hostFSFuncs(), append(bridgeHostFuncs(), netHostFuncs()...)...)...)...)...),
 	}
 }
 
 // refuel is called by instrumented code when its fuel slice is spent. It
 // accounts the slice, stops the guest if the Run is over (timeout, limit)
 // or its fuel budget is gone, and hands out the next slice.
-func refuel(ctx context.Context, _ wasm.Memory, stack []uint64) {
+func refuel(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g, _ := ctx.Value(guestKey{}).(*guestProc)
 	if g == nil {
 		stack[0] = fuelSlice
 		return
 	}
 	remaining := int64(stack[0])
+	g.fuel += g.given - remaining
+	if g.proc != nil && mem != nil {
+		g.proc.mem.Store(int64(mem.Size()))
+	}
 	used := g.run.fuelUsed.Add(g.given - remaining)
 	g.given = 0
 	if err := ctx.Err(); err != nil {
@@ -220,18 +229,29 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	defer proc.Close()
 	proc.SetUmask(fs.FileMode(hc.umask))
 
-	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask}
+	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask, proc: procFrom(ctx)}
 	pctx := wasi.WithProcess(context.WithValue(ctx, guestKey{}, g), proc)
 	inst, err := mod.Instantiate(pctx)
 	if err != nil {
 		return s.guestExit(ctx, hc, args[0], err)
 	}
+	began := time.Now()
 	_, err = inst.Call(pctx, "_start")
+	var ru rusage
+	ru.userNs = int64(time.Since(began))
 	if v, ok := inst.Global(instrument.FuelGlobal); ok {
 		run.fuelUsed.Add(g.given - int64(v))
+		ru.fuel = g.fuel + g.given - int64(v)
 	}
 	if m := inst.Memory(); m != nil {
 		run.notePeakMemory(int64(m.Size()))
+		ru.maxMem = int64(m.Size())
+	}
+	if e := g.proc; e != nil {
+		e.mu.Lock()
+		e.ru.add(ru)
+		e.mu.Unlock()
+		e.mem.Store(0)
 	}
 	inst.Close(context.WithoutCancel(ctx))
 	g.net.closeAll()

@@ -37,6 +37,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/pathchk"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printf"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/procps"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/pwd"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/readlink"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/realpath"
@@ -47,6 +48,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/sum"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/syncfs"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/test"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/timecmd"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/timeout"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tree"
@@ -130,4 +132,12 @@ var Commands = map[string]tool.MainFunc{
 	"colrm":     colrm.Main,
 	"look":      look.Main,
 	"clear":     clear.Main,
+	"ps":        procps.Ps,
+	"kill":      procps.Kill,
+	"pgrep":     procps.Pgrep,
+	"pkill":     procps.Pkill,
+	"pidof":     procps.Pidof,
+	"free":      procps.Free,
+	"uptime":    procps.Uptime,
+	"time":      timecmd.Main,
 }
