@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
@@ -38,7 +39,33 @@ var (
 
 // hostModules are what every guest may import.
 func hostModules() []wasm.HostModule {
-	return []wasm.HostModule{wasi.HostModule(), refuelModule()}
+	mods := []wasm.HostModule{wasi.HostModule(), refuelModule()}
+	for _, m := range mods {
+		for i := range m.Funcs {
+			timeBlocking(&m.Funcs[i])
+		}
+	}
+	return mods
+}
+
+// timeBlocking makes a host function that may wait count the time it
+// takes as the guest's waiting time, which its CPU time (for ps and
+// time) leaves out.
+func timeBlocking(f *wasm.HostFunc) {
+	if f.NonBlocking {
+		return
+	}
+	fn := f.Fn
+	f.Fn = func(ctx context.Context, mem wasm.Memory, stack []uint64) {
+		g, _ := ctx.Value(guestKey{}).(*guestProc)
+		if g == nil {
+			fn(ctx, mem, stack)
+			return
+		}
+		began := time.Now()
+		defer func() { g.waited.Add(int64(time.Since(began))) }()
+		fn(ctx, mem, stack)
+	}
 }
 
 // sharedEngine returns the engine for opts, with its module cache: the
@@ -96,6 +123,8 @@ type guestProc struct {
 	// fuel counts the fuel it used in slices before the current one.
 	proc *procEntry
 	fuel int64
+	// waited is the time spent in host calls that wait, in ns.
+	waited atomic.Int64
 }
 
 type guestKey struct{}
@@ -238,7 +267,7 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	began := time.Now()
 	_, err = inst.Call(pctx, "_start")
 	var ru rusage
-	ru.userNs = int64(time.Since(began))
+	ru.userNs = max(int64(time.Since(began))-g.waited.Load(), 0)
 	if v, ok := inst.Global(instrument.FuelGlobal); ok {
 		run.fuelUsed.Add(g.given - int64(v))
 		ru.fuel = g.fuel + g.given - int64(v)

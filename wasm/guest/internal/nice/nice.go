@@ -45,7 +45,7 @@ func Main(env *tool.Env) int {
 			if strings.HasPrefix(a, "--") {
 				adj = "-" + a[2:]
 			}
-			env = &tool.Env{Args: append([]string{args[0]}, args[2:]...), Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Getenv: env.Getenv}
+			env.Args = append([]string{args[0]}, args[2:]...)
 		}
 	}
 	flags, cmd, code, done := spec.Parse(env)

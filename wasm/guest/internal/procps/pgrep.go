@@ -80,7 +80,7 @@ func pgrep(env *tool.Env, kill bool) int {
 	if kill && len(env.Args) > 1 && strings.HasPrefix(env.Args[1], "-") && len(env.Args[1]) > 1 {
 		if s, ok := parseSignal(env.Args[1][1:]); ok {
 			sig = s
-			env = &tool.Env{Args: append([]string{env.Args[0]}, env.Args[2:]...), Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Getenv: env.Getenv}
+			env.Args = append([]string{env.Args[0]}, env.Args[2:]...)
 		}
 	}
 	spec := pgrepSpec(kill)
