@@ -53,6 +53,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tree"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/truncate"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/ts"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tsort"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tty"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/uname"
@@ -140,4 +141,5 @@ var Commands = map[string]tool.MainFunc{
 	"free":      procps.Free,
 	"uptime":    procps.Uptime,
 	"time":      timecmd.Main,
+	"ts":        ts.Main,
 }

@@ -299,6 +299,28 @@ var moreCases = []difftest.Case{
 	{Script: "TERM=xterm clear --help; echo $?", Stderr: true},
 	{Script: "clear -V"},
 	{Script: "TERM=xterm clear x; echo $?", Stderr: true},
+	// ts (moreutils); the times themselves are masked
+	{Script: `printf 'a\nb\n' | ts '%Y' | sed "s/$(date +%Y)/Y/"`},
+	{Script: `printf 'a\n' | ts | sed -E 's/^[A-Z][a-z]{2} [0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} /STAMP /'`},
+	{Script: `printf 'a\n' | ts -s | sed -E 's/^00:00:0[0-9] /S /'`},
+	{Script: `printf 'a\nb\n' | ts -i '%.s' | sed -E 's/^[0-9]\.[0-9]{6} /I /'`},
+	{Script: `printf 'a\n' | ts '%.S|%.T' | sed -E 's/[0-9]{2}\.[0-9]{6}/N/g; s/[0-9]{2}:[0-9]{2}:N/T/'`},
+	{Script: `printf 'a\n' | ts -m '%F' | sed "s/$(date +%F)/D/"`},
+	{Script: `printf 'x\n' | ts -q; echo $?`, Stderr: true},
+	{Script: `printf 'x\n' | ts -h; echo $?`, Stderr: true},
+	{Script: `printf 'x\n' | ts -is; echo $?`},
+	{Script: `printf 'a\n' | ts fmt f3`},
+	{Script: `printf 'a\n' | ts fmt nope; echo $?`, Stderr: true},
+	{Script: `printf 'a\n' | ts -- '%%'`},
+	{Script: `ts < empty | wc -c`},
+	{Script: `printf 'no newline' | ts X`},
+	{Script: `printf 'a\n\nb\n' | ts '[%H]' | sed -E 's/[0-9]{2}/H/'`},
+	{Script: `printf 'seen at Jan  2 03:04:05 here\n' | ts -r | sed -E 's/[0-9]+[dhms]([0-9]+[dhms])? ago/AGO/'`},
+	{Script: `printf 'plain\n' | ts -r`},
+	{Script: `printf 'a\n' | ts '%s' | awk '{print ($1 > 1000000000)}'`},
+	{Script: `printf 'a\n' | ts -s '%s' | awk '{print ($1 < 5)}'`},
+	{Script: `printf 'a\tb\n' | ts 'T' | od -c | head -1`},
+	{Script: `seq 3 | ts 'n' | tail -1`},
 	// basenc
 	{Script: "basenc --base64 words"},
 	{Script: "basenc --base64url bin.dat"},
@@ -328,7 +350,7 @@ func TestDifferentialMore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the native binary and runs the system's GNU tools")
 	}
-	for _, tool := range []string{"bash", "basenc", "pathchk", "link", "unlink", "nice", "tty", "arch", "groups", "logname", "sponge", "colrm", "look", "clear"} {
+	for _, tool := range []string{"bash", "basenc", "pathchk", "link", "unlink", "nice", "tty", "arch", "groups", "logname", "sponge", "colrm", "look", "clear", "ts"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not installed", tool)
 		}
