@@ -19,6 +19,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/expr"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/factor"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/file"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/getconf"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hashsum"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hexdump"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hostname"
@@ -142,4 +143,5 @@ var Commands = map[string]tool.MainFunc{
 	"uptime":    procps.Uptime,
 	"time":      timecmd.Main,
 	"ts":        ts.Main,
+	"getconf":   getconf.Main,
 }
