@@ -10,6 +10,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/clear"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/colrm"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/date"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/dd"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/df"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/dirname"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/dos2unix"
@@ -146,4 +147,5 @@ var Commands = map[string]tool.MainFunc{
 	"ts":        ts.Main,
 	"getconf":   getconf.Main,
 	"iconv":     iconv.Main,
+	"dd":        dd.Main,
 }
