@@ -4,6 +4,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/basename"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/basenc"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/bc"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/cal"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/chmod"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/chown"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/cksum"
@@ -148,4 +149,5 @@ var Commands = map[string]tool.MainFunc{
 	"getconf":   getconf.Main,
 	"iconv":     iconv.Main,
 	"dd":        dd.Main,
+	"cal":       cal.Main,
 }
