@@ -31,6 +31,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/link"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/ln"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/look"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/mkfifo"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/mktemp"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nice"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/nohup"
@@ -150,4 +151,5 @@ var Commands = map[string]tool.MainFunc{
 	"iconv":     iconv.Main,
 	"dd":        dd.Main,
 	"cal":       cal.Main,
+	"mkfifo":    mkfifo.Main,
 }
