@@ -25,7 +25,6 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hashsum"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hexdump"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/hostname"
-	"github.com/wasmsand/wasmsand/wasm/guest/internal/iconv"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/id"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/install"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/link"
@@ -148,7 +147,6 @@ var Commands = map[string]tool.MainFunc{
 	"time":      timecmd.Main,
 	"ts":        ts.Main,
 	"getconf":   getconf.Main,
-	"iconv":     iconv.Main,
 	"dd":        dd.Main,
 	"cal":       cal.Main,
 	"mkfifo":    mkfifo.Main,

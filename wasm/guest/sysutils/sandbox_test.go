@@ -95,6 +95,9 @@ var sandboxCases = []struct {
 	{"seq 3 > n && xz -k n && bzip2 -k n && ls n* && xzcat n.xz && bunzip2 -c n.bz2 | wc -l", "n\nn.bz2\nn.xz\n1\n2\n3\n3\n", 0},
 	{"printf 'b\\na\\n' > s && sort s | sponge s && cat s && printf 'hi' | basenc --base16", "a\nb\n6869\n", 0},
 	{"ls /usr/bin | grep -c -x -e ps -e kill -e time -e free -e uptime -e xz -e bzip2 -e sponge", "8\n", 0},
+	{"mkfifo p && [ -p p ] && stat -c %a p && { seq 3 > p & } && sort -r < p; rm p", "644\n3\n2\n1\n", 0},
+	{"cal 2 2024 | head -2; printf 'caf\\303\\251' | iconv -f utf-8 -t latin1 | od -An -tx1", "   February 2024      \nSu Mo Tu We Th Fr Sa  \n 63 61 66 e9\n", 0},
+	{"dd if=/dev/zero bs=1k count=2 2>&1 >/dev/null | head -2; getconf PAGESIZE; getconf _NPROCESSORS_ONLN; getconf _PHYS_PAGES", "2+0 records in\n2+0 records out\n4096\n1\n65536\n", 0},
 }
 
 func TestInSandbox(t *testing.T) {
