@@ -36,10 +36,12 @@ func Main(env *tool.Env) int {
 		return code
 	}
 	for _, f := range flags {
-		if f.Name == "h" {
+		switch f.Name {
+		case "h":
 			return env.Help(help)
+		case "V":
+			return env.PrintVersion()
 		}
-		return env.PrintVersion()
 	}
 	var first, last uint64
 	if len(args) > 0 {
