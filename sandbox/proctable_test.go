@@ -68,4 +68,3 @@ func TestProcTable(t *testing.T) {
 		t.Errorf("encodeProcs = %q, want %q", recs, want)
 	}
 }
-
