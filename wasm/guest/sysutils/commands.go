@@ -61,6 +61,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tsort"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tty"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/uname"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/uuidgen"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/which"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/xxd"
 )
@@ -150,4 +151,5 @@ var Commands = map[string]tool.MainFunc{
 	"dd":        dd.Main,
 	"cal":       cal.Main,
 	"mkfifo":    mkfifo.Main,
+	"uuidgen":   uuidgen.Main,
 }

@@ -424,6 +424,29 @@ var moreCases = []difftest.Case{
 	{Script: `mkfifo dir/p && ls dir`},
 	{Script: `mkfifo p && rm p && ls p; echo $?`},
 	{Script: `mkfifo --help | head -2`},
+	// uuidgen (util-linux): name-based UUIDs are the same everywhere;
+	// random and time-based ones are checked for their form
+	{Script: `uuidgen --sha1 -n @dns -N example.com`},
+	{Script: `uuidgen -s -n @url -N https://example.com/x`},
+	{Script: `uuidgen -m -n @url -N http://x`},
+	{Script: `uuidgen -m -n @oid -N 1.2.3`},
+	{Script: `uuidgen -s -n @x500 -N 'cn=a'`},
+	{Script: `uuidgen -s -n 6ba7b810-9dad-11d1-80b4-00c04fd430c8 -N a`},
+	{Script: `uuidgen -x -s -n @dns -N 6162`},
+	{Script: `uuidgen -m -N ''  -n @dns`},
+	{Script: `uuidgen -s -N a; echo $?`, Stderr: true},
+	{Script: `uuidgen -s -n @dns; echo $?`, Stderr: true},
+	{Script: `uuidgen -s -n @foo -N a; echo $?`, Stderr: true},
+	{Script: `uuidgen -s -n nope -N a; echo $?`, Stderr: true},
+	{Script: `uuidgen -n @dns -N a; echo $?`, Stderr: true},
+	{Script: `uuidgen -x -s -n @dns -N zz; echo $?`, Stderr: true},
+	{Script: `uuidgen | grep -cE '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'`},
+	{Script: `uuidgen -r | grep -cE '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'`},
+	{Script: `uuidgen -t | grep -cE '^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'`},
+	{Script: `[ "$(uuidgen)" != "$(uuidgen)" ] && echo differ`},
+	{Script: `uuidgen a | wc -c; echo $?`},
+	{Script: `uuidgen -q; echo $?`, StderrLines: 1, Stderr: true},
+	{Script: `uuidgen --help | head -3`},
 	// basenc
 	{Script: "basenc --base64 words"},
 	{Script: "basenc --base64url bin.dat"},
@@ -453,7 +476,7 @@ func TestDifferentialMore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the native binary and runs the system's GNU tools")
 	}
-	for _, tool := range []string{"bash", "basenc", "pathchk", "link", "unlink", "nice", "tty", "arch", "groups", "logname", "sponge", "colrm", "look", "clear", "ts", "getconf"} {
+	for _, tool := range []string{"bash", "basenc", "pathchk", "link", "unlink", "nice", "tty", "arch", "groups", "logname", "sponge", "colrm", "look", "clear", "ts", "getconf", "uuidgen"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not installed", tool)
 		}
