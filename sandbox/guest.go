@@ -123,8 +123,10 @@ type guestProc struct {
 	// fuel counts the fuel it used in slices before the current one.
 	proc *procEntry
 	fuel int64
-	// waited is the time spent in host calls that wait, in ns.
+	// waited is the time spent in host calls that wait, in ns; began is
+	// when _start was called.
 	waited atomic.Int64
+	began  time.Time
 }
 
 type guestKey struct{}
@@ -156,6 +158,7 @@ func refuel(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g.fuel += g.given - remaining
 	if g.proc != nil && mem != nil {
 		g.proc.mem.Store(int64(mem.Size()))
+		g.proc.running.Store(max(int64(time.Since(g.began))-g.waited.Load(), 0))
 	}
 	used := g.run.fuelUsed.Add(g.given - remaining)
 	g.given = 0
@@ -264,10 +267,10 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	if err != nil {
 		return s.guestExit(ctx, hc, args[0], err)
 	}
-	began := time.Now()
+	g.began = time.Now()
 	_, err = inst.Call(pctx, "_start")
 	var ru rusage
-	ru.userNs = max(int64(time.Since(began))-g.waited.Load(), 0)
+	ru.userNs = max(int64(time.Since(g.began))-g.waited.Load(), 0)
 	if v, ok := inst.Global(instrument.FuelGlobal); ok {
 		run.fuelUsed.Add(g.given - int64(v))
 		ru.fuel = g.fuel + g.given - int64(v)
@@ -281,6 +284,7 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		e.ru.add(ru)
 		e.mu.Unlock()
 		e.mem.Store(0)
+		e.running.Store(0)
 	}
 	inst.Close(context.WithoutCancel(ctx))
 	g.net.closeAll()

@@ -53,8 +53,10 @@ type procEntry struct {
 	cancel context.CancelCauseFunc
 	// sig is the signal that ended it, 0 if none.
 	sig atomic.Int32
-	// mem is the guest's linear memory now, in bytes.
-	mem atomic.Int64
+	// mem is the guest's linear memory now, in bytes; running the time
+	// its code has run so far (both 0 when no guest runs).
+	mem     atomic.Int64
+	running atomic.Int64
 
 	mu sync.Mutex
 	ru rusage // its own use and that of its ended children
@@ -231,7 +233,7 @@ func encodeProcs(list []*procEntry) []byte {
 	var b []byte
 	for _, e := range list {
 		e.mu.Lock()
-		user := e.ru.userNs
+		user := e.ru.userNs + e.running.Load()
 		e.mu.Unlock()
 		b = strconv.AppendInt(b, int64(e.pid), 10)
 		b = append(b, ' ')
