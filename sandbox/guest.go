@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/sandbox/wasi"
@@ -36,7 +38,33 @@ var (
 
 // hostModules are what every guest may import.
 func hostModules() []wasm.HostModule {
-	return []wasm.HostModule{wasi.HostModule(), refuelModule()}
+	mods := []wasm.HostModule{wasi.HostModule(), refuelModule()}
+	for _, m := range mods {
+		for i := range m.Funcs {
+			timeBlocking(&m.Funcs[i])
+		}
+	}
+	return mods
+}
+
+// timeBlocking makes a host function that may wait count the time it
+// takes as the guest's waiting time, which its CPU time (for ps and
+// time) leaves out.
+func timeBlocking(f *wasm.HostFunc) {
+	if f.NonBlocking {
+		return
+	}
+	fn := f.Fn
+	f.Fn = func(ctx context.Context, mem wasm.Memory, stack []uint64) {
+		g, _ := ctx.Value(guestKey{}).(*guestProc)
+		if g == nil {
+			fn(ctx, mem, stack)
+			return
+		}
+		began := time.Now()
+		defer func() { g.waited.Add(int64(time.Since(began))) }()
+		fn(ctx, mem, stack)
+	}
 }
 
 // sharedEngine returns the engine of opts's platform for opts.CacheDir,
@@ -80,6 +108,14 @@ type guestProc struct {
 	umask uint32 // file mode creation mask, for proc_spawn
 	kids  children
 	net   guestNet // open HTTP requests
+	// proc is the process-table entry it runs as (nil for internal runs);
+	// fuel counts the fuel it used in slices before the current one.
+	proc *procEntry
+	fuel int64
+	// waited is the time spent in host calls that wait, in ns; began is
+	// when _start was called.
+	waited atomic.Int64
+	began  time.Time
 }
 
 type guestKey struct{}
@@ -94,20 +130,25 @@ func refuelModule() wasm.HostModule {
 			Fn:      refuel,
 			// It never waits: it only accounts and checks the deadline.
 			NonBlocking: true,
-		}}, append(spawnHostFuncs(), append(hostFSFuncs(), append(bridgeHostFuncs(), netHostFuncs()...)...)...)...),
+		}}, append(spawnHostFuncs(), append(procHostFuncs(), append(hostFSFuncs(), append(bridgeHostFuncs(), netHostFuncs()...)...)...)...)...),
 	}
 }
 
 // refuel is called by instrumented code when its fuel slice is spent. It
 // accounts the slice, stops the guest if the Run is over (timeout, limit)
 // or its fuel budget is gone, and hands out the next slice.
-func refuel(ctx context.Context, _ wasm.Memory, stack []uint64) {
+func refuel(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g, _ := ctx.Value(guestKey{}).(*guestProc)
 	if g == nil {
 		stack[0] = fuelSlice
 		return
 	}
 	remaining := int64(stack[0])
+	g.fuel += g.given - remaining
+	if g.proc != nil && mem != nil {
+		g.proc.mem.Store(int64(mem.Size()))
+		g.proc.running.Store(max(int64(time.Since(g.began))-g.waited.Load(), 0))
+	}
 	used := g.run.fuelUsed.Add(g.given - remaining)
 	g.given = 0
 	if err := ctx.Err(); err != nil {
@@ -209,18 +250,30 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	defer proc.Close()
 	proc.SetUmask(fs.FileMode(hc.umask))
 
-	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask}
+	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask, proc: procFrom(ctx)}
 	pctx := wasi.WithProcess(context.WithValue(ctx, guestKey{}, g), proc)
 	inst, err := mod.Instantiate(pctx)
 	if err != nil {
 		return s.guestExit(ctx, hc, args[0], err)
 	}
+	g.began = time.Now()
 	_, err = inst.Call(pctx, "_start")
+	var ru rusage
+	ru.userNs = max(int64(time.Since(g.began))-g.waited.Load(), 0)
 	if v, ok := inst.Global(instrument.FuelGlobal); ok {
 		run.fuelUsed.Add(g.given - int64(v))
+		ru.fuel = g.fuel + g.given - int64(v)
 	}
 	if m := inst.Memory(); m != nil {
 		run.notePeakMemory(int64(m.Size()))
+		ru.maxMem = int64(m.Size())
+	}
+	if e := g.proc; e != nil {
+		e.mu.Lock()
+		e.ru.add(ru)
+		e.mu.Unlock()
+		e.mem.Store(0)
+		e.running.Store(0)
 	}
 	inst.Close(context.WithoutCancel(ctx))
 	g.net.closeAll()

@@ -22,7 +22,8 @@ type shellHost struct{ s *Sandbox }
 // Exec runs the executable VFS file p.
 func (h shellHost) Exec(ctx context.Context, p *shell.Process) int {
 	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, umask: p.Umask, slotHeld: p.SlotHeld, Extra: p.Stdio.Extra}
-	return h.s.execPath(ctx, io, p.Path, p.Args)
+	pctx, _, end := h.s.startProc(ctx, p.Pid, p.PPid, p.Args)
+	return end(h.s.execPath(pctx, io, p.Path, p.Args))
 }
 
 // Fork reserves a process slot for a subshell, pipeline stage or job.
@@ -53,7 +54,15 @@ func (h shellHost) Check(ctx context.Context) error {
 
 // newShell makes an interpreter over the sandbox.
 func (s *Sandbox) newShell(env []string, dir string) (*shell.Interp, error) {
+	return s.newShellPid(env, dir, 0, 0)
+}
+
+// newShellPid makes an interpreter whose $$ is pid and $PPID ppid (0: a
+// fresh pid).
+func (s *Sandbox) newShellPid(env []string, dir string, pid, ppid int) (*shell.Interp, error) {
 	return shell.New(shell.Config{
+		Pid:          pid,
+		PPid:         ppid,
 		Host:         shellHost{s},
 		FS:           s.fs,
 		NotFoundHint: s.noToolsHint(),
@@ -275,7 +284,12 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) int {
 		defer run.release()
 	}
 	env := hc.Env
-	sh, err := s.newShell(env, hc.Dir)
+	pid, ppid := 0, 0
+	if e := procFrom(ctx); e != nil {
+		// The shell is the program of a table entry: bash has its pid.
+		pid, ppid = e.pid, e.ppid
+	}
+	sh, err := s.newShellPid(env, hc.Dir, pid, ppid)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %v\n", err)
 		return 2

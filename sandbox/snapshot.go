@@ -495,6 +495,7 @@ func Restore(ctx context.Context, b []byte, opts Options) (*Sandbox, error) {
 		return nil, err
 	}
 	s.sh = sh
+	s.shellPid.Store(int64(sh.Pid()))
 	s.pids.Store(m.pids)
 	s.runs.Store(m.runs)
 	s.started = m.started
@@ -620,6 +621,7 @@ func (s *Sandbox) Fork(ctx context.Context) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: fork: %w", err)
 	}
 	c.sh = sh
+	c.shellPid.Store(int64(sh.Pid()))
 	c.pids.Store(s.pids.Load())
 	c.runs.Store(s.runs.Load())
 	c.noteVars()
