@@ -33,7 +33,8 @@
 // same, with fewer charges (CPython's instrumentation is about a fifth
 // smaller). Only a trap or a call that never
 // returns inside the construct makes it pay for the code after the end
-// early. Code after a construct that a branch or return can skip, such as
+// without running it, and a host call inside sees that code already paid
+// for. Code after a construct that a branch or return can skip, such as
 // the case arms after a br_table, keeps a charge of its own. For example
 // the function body
 //
