@@ -28,14 +28,15 @@
 //
 // The region that starts right after the end of a block, loop or if is
 // charged together with the region that entered the construct when no
-// branch or return inside can leave the construct other than through its
-// end: every way in then comes out there exactly once, so the fuel is the
-// same, with fewer charges (CPython's instrumentation is about a fifth
-// smaller). Only a trap or a call that never
-// returns inside the construct makes it pay for the code after the end
-// without running it, and a host call inside sees that code already paid
-// for. Code after a construct that a branch or return can skip, such as
-// the case arms after a br_table, keeps a charge of its own. For example
+// branch, return or tail call inside can leave the construct other than
+// through its end: every run through the construct that does not trap
+// (unreachable included), call a function that never returns or loop
+// forever comes out there exactly once, so the fuel is the same, with
+// fewer charges (CPython's instrumentation is about a fifth smaller).
+// Those exceptions pay for the code after the end without running it, and
+// a host call inside the construct sees that code already paid for. Code
+// after a construct that a branch or return can skip, such as the case
+// arms after a br_table, keeps a charge of its own. For example
 // the function body
 //
 //	(loop (local.set 0 (i32.sub (local.get 0) (i32.const 1)))
