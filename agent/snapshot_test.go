@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wasmsand/wasmsand/agent"
+	"github.com/wasmsand/wasmsand/platform/native"
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
@@ -70,7 +71,7 @@ func TestSnapshotRestoreBase64(t *testing.T) {
 
 func TestSnapshotRestoreNamed(t *testing.T) {
 	ctx := context.Background()
-	st := sandbox.DirStore(t.TempDir())
+	st := native.DirStore(t.TempDir())
 	ts := snapToolset(t, st, "sess..")
 	stdout(t, ts, before)
 	want := stdout(t, ts, probe)

@@ -88,8 +88,8 @@ func TestNode(t *testing.T) {
 	}
 }
 
-// TestJSBridge runs the jsbridge engine's own tests (GOOS=js) under Node
-// 26 through Go's go_js_wasm_exec.
+// TestJSBridge runs the tests of the js/wasm engine (platform/hostwasm)
+// and of jsbridge (GOOS=js) under Node 26 through Go's go_js_wasm_exec.
 func TestJSBridge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Node; not in -short mode")
@@ -118,8 +118,8 @@ func TestJSBridgeWithoutJSPI(t *testing.T) {
 	runJSBridgeTests(t, node)
 }
 
-// runJSBridgeTests runs `GOOS=js go test ./jsbridge` with node as the
-// runner (through Go's go_js_wasm_exec).
+// runJSBridgeTests runs `GOOS=js go test ./jsbridge ./platform/hostwasm`
+// with node as the runner (through Go's go_js_wasm_exec).
 func runJSBridgeTests(t *testing.T, node string) {
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
@@ -127,11 +127,11 @@ func runJSBridgeTests(t *testing.T, node string) {
 	}
 	path := filepath.Dir(node) + string(os.PathListSeparator) +
 		filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm") + string(os.PathListSeparator) + os.Getenv("PATH")
-	cmd := exec.Command("go", "test", "-count=1", "./jsbridge")
+	cmd := exec.Command("go", "test", "-count=1", "./jsbridge", "./platform/hostwasm")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "PATH="+path)
 	out, err := cmd.CombinedOutput()
-	t.Logf("GOOS=js go test ./jsbridge with %s:\n%s", node, out)
+	t.Logf("GOOS=js go test ./jsbridge ./platform/hostwasm with %s:\n%s", node, out)
 	if err != nil {
 		t.Fatalf("jsbridge tests under %s failed: %v", node, err)
 	}

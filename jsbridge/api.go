@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/agent"
+	"github.com/wasmsand/wasmsand/platform/hostwasm"
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
@@ -173,12 +174,12 @@ func (a *api) goPromise(fn func() (any, error)) js.Value {
 
 func (a *api) info(args []js.Value) any {
 	mode := "jspi"
-	if !HasJSPI() {
+	if !hostwasm.HasJSPI() {
 		mode = "sequential"
 	}
 	return map[string]any{
 		"engine":    "js",
-		"jspi":      HasJSPI(),
+		"jspi":      hostwasm.HasJSPI(),
 		"mode":      mode,
 		"version":   a.version,
 		"goVersion": runtime.Version(),
@@ -202,7 +203,7 @@ func (a *api) create(args []js.Value) any {
 
 // parseOptions reads Sandbox.create's options object.
 func parseOptions(o js.Value) (sandbox.Options, error) {
-	opts := sandbox.Options{Engine: EngineFactory}
+	opts := sandbox.Options{Platform: hostwasm.Platform}
 	if o.IsUndefined() || o.IsNull() {
 		o = jsObject.New()
 	}
@@ -255,7 +256,7 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 		if t.Type() != js.TypeObject {
 			return opts, argErrorf("Sandbox.create: options.tools must map file names to Uint8Array (or to functions that load one)")
 		}
-		tfs, bad := newToolsFS(t)
+		tfs, bad := hostwasm.ToolsFS(t)
 		if bad != "" {
 			return opts, argErrorf("Sandbox.create: options.tools[%q] must be a Uint8Array, ArrayBuffer or a function returning a Promise of one, under a plain file name", bad)
 		}
@@ -268,7 +269,7 @@ func parseOptions(o js.Value) (sandbox.Options, error) {
 		if s.Type() != js.TypeObject || s.Get("load").Type() != js.TypeFunction || s.Get("store").Type() != js.TypeFunction {
 			return opts, argErrorf("Sandbox.create: options.moduleStore must be an object with load(raw, variant) and store(raw, variant, bytes)")
 		}
-		opts.ModuleStore = jsModuleStore{s}
+		opts.ModuleStore = hostwasm.ModuleStore(s)
 	}
 	return opts, nil
 }
@@ -303,14 +304,6 @@ func parseEnv(what string, v js.Value) ([]string, error) {
 		out[k] = key + "=" + jsString(val)
 	}
 	return out, nil
-}
-
-// jsString is String(v).
-func jsString(v js.Value) string {
-	if v.Type() == js.TypeString {
-		return v.String()
-	}
-	return jsGlobal.Call("String", v).String()
 }
 
 // bytesArg reads a string, Uint8Array or ArrayBuffer.
@@ -499,7 +492,7 @@ func (w *jsWriter) flush() {
 // guest's host call (see hostcall.go), and what it throws is ignored, as
 // a failing listener must not break the command.
 func (w *jsWriter) call(s string) {
-	glue().deliver.Invoke(w.fn, s)
+	hostwasm.Deliver(w.fn, s)
 }
 
 // sync runs fn on a sandbox for a synchronous method.

@@ -1,19 +1,14 @@
-// Package jsbridge runs the wasmsand core inside a JavaScript host (Node
-// or a browser) when built with GOOS=js GOARCH=wasm: it runs guest
-// modules on the host's own WebAssembly and exposes the JS-callable
-// Sandbox API.
+// Package jsbridge makes the JavaScript-callable objects of the wasmsand
+// core built with GOOS=js GOARCH=wasm, for Node and browsers alike: the
+// Sandbox API (create, run, file access, snapshots, …), the low-level
+// module API (createWasmSandbox) and runCode, with their Promise and
+// Uint8Array conversions. Guests run on the engine over the host's own
+// WebAssembly in package platform/hostwasm; snapshots go to the
+// loader's store (files in Node) or to IndexedDB (package
+// platform/browser).
 //
-// The engine (NewEngine) implements wasm.Engine over the host's native
-// WebAssembly. Host functions are ordinary blocking Go; a guest calls them
-// through JSPI: every import is wrapped in WebAssembly.Suspending and
-// every export is entered through WebAssembly.promising. A host call runs
-// on its own goroutine; when it cannot finish at once the guest is
-// suspended on a Promise that the goroutine resolves later, so no
-// js.FuncOf callback ever blocks and the JavaScript event loop keeps
-// running while guests wait on pipes, sleeps or fuel refills.
-//
-// Register hands the JS API (create, run, file access, …) to the loader
-// in web/, which wraps it in the Sandbox and SandboxError classes.
+// Register hands the JS API to the loader in web/, which wraps it in the
+// Sandbox and SandboxError classes.
 //
 // Everything but this comment needs GOOS=js; on other platforms the
 // package is empty.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/sandbox"
@@ -65,7 +64,7 @@ func errCode(err error) string {
 	case errors.Is(err, wasm.ErrInvalidModule):
 		return codeInvalidModule
 	case errors.As(err, &errno):
-		if name, ok := errnoNames[errno]; ok {
+		if name := errno.Name(); name != "" {
 			return name
 		}
 	case errors.Is(err, fs.ErrNotExist):
@@ -78,53 +77,10 @@ func errCode(err error) string {
 	return codeInternal
 }
 
-var errnoNames = map[vfs.Errno]string{
-	vfs.EACCES: "EACCES", vfs.EAGAIN: "EAGAIN", vfs.EBADF: "EBADF", vfs.EBUSY: "EBUSY",
-	vfs.EEXIST: "EEXIST", vfs.EFBIG: "EFBIG", vfs.EINTR: "EINTR", vfs.EINVAL: "EINVAL",
-	vfs.EIO: "EIO", vfs.EISDIR: "EISDIR", vfs.ELOOP: "ELOOP", vfs.EMLINK: "EMLINK",
-	vfs.ENAMETOOLONG: "ENAMETOOLONG", vfs.ENOENT: "ENOENT", vfs.ENOSPC: "ENOSPC",
-	vfs.ENOTDIR: "ENOTDIR", vfs.ENOTEMPTY: "ENOTEMPTY", vfs.ENOTSUP: "ENOTSUP",
-	vfs.ENXIO: "ENXIO", vfs.EPERM: "EPERM", vfs.EPIPE: "EPIPE", vfs.EROFS: "EROFS",
-	vfs.ESPIPE: "ESPIPE", vfs.EXDEV: "EXDEV",
-}
-
 type busyError struct{}
 
 func (*busyError) Error() string {
 	return "setEnv: a command is running; wait for run() to settle"
-}
-
-// trapKind returns the kind of trap a WebAssembly.RuntimeError (or a stack
-// overflow's RangeError) message describes.
-func trapKind(msg string) (wasm.TrapKind, bool) {
-	for _, k := range trapMessages {
-		if strings.Contains(msg, k.substr) {
-			return k.kind, true
-		}
-	}
-	return wasm.TrapOther, false
-}
-
-// trapMessages maps V8's and SpiderMonkey's trap messages to trap kinds.
-var trapMessages = []struct {
-	substr string
-	kind   wasm.TrapKind
-}{
-	{"unreachable", wasm.TrapUnreachable},
-	{"divide by zero", wasm.TrapDivideByZero},
-	{"remainder by zero", wasm.TrapDivideByZero},
-	{"divide result unrepresentable", wasm.TrapIntegerOverflow},
-	{"integer overflow", wasm.TrapIntegerOverflow},
-	{"memory access out of bounds", wasm.TrapOutOfBounds},
-	{"table index", wasm.TrapInvalidTableAccess},
-	{"index out of bounds", wasm.TrapOutOfBounds},
-	{"call stack", wasm.TrapStackOverflow},
-	{"too much recursion", wasm.TrapStackOverflow},
-	{"signature mismatch", wasm.TrapIndirectCall},
-	{"indirect call", wasm.TrapIndirectCall},
-	{"null function", wasm.TrapIndirectCall},
-	{"unrepresentable", wasm.TrapInvalidConversion},
-	{"invalid conversion", wasm.TrapInvalidConversion},
 }
 
 // incompleteTail is the length of a UTF-8 sequence cut short at the end

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hack-pad/safejs"
 
+	"github.com/wasmsand/wasmsand/platform/hostwasm"
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/modsandbox"
 )
@@ -59,12 +60,12 @@ func newWasmSandbox(errClass js.Value) *wsRuntime {
 // then costs no trip through the event loop, and execute runs inside the
 // call from JavaScript.
 func wsEngine(_ context.Context, hm []wasm.HostModule) (wasm.Engine, error) {
-	e, err := NewEngine(hm)
+	e, err := hostwasm.NewEngine(hm)
 	if err != nil {
 		return nil, err
 	}
 	if allNonBlocking(hm) {
-		e.jspi = false
+		e.RunSynchronously()
 	}
 	return e, nil
 }
@@ -301,7 +302,7 @@ func parseWSConfig(o js.Value) (modsandbox.Config, error) {
 		case "number":
 			f = v.Float()
 		case "bigint":
-			f = float64(int64(bigToU64(v)))
+			f = float64(int64(hostwasm.BigToU64(v)))
 		default:
 			err = wsErrorf(modsandbox.CodeInvalidConfig, "create: config.%s must be a number", name)
 			return 0
@@ -422,7 +423,7 @@ func jsKind(v js.Value) string {
 func jsErrorOf(err error) error {
 	var je js.Error
 	if errors.As(err, &je) {
-		return &jsError{je.Value}
+		return hostwasm.NewError(je.Value)
 	}
 	return err
 }
@@ -499,8 +500,8 @@ func parseHostFunctions(v js.Value) ([]modsandbox.HostFunction, error) {
 		if len(results) > 1 {
 			return nil, wsErrorf(modsandbox.CodeInvalidConfig, "create: %s declares %d results; at most one is supported in JavaScript hosts", what, len(results))
 		}
-		if slots(params) > maxSlots {
-			return nil, wsErrorf(modsandbox.CodeInvalidConfig, "create: %s has too many parameters (an i64 counts twice, at most %d)", what, maxSlots)
+		if slots(params) > hostwasm.MaxSlots {
+			return nil, wsErrorf(modsandbox.CodeInvalidConfig, "create: %s has too many parameters (an i64 counts twice, at most %d)", what, hostwasm.MaxSlots)
 		}
 		isAsync := d.Get("async").Truthy()
 		hf := &jsHostFunc{name: e.name, fn: d.Get("fn"), params: params, results: results, async: isAsync}
@@ -531,8 +532,8 @@ func (h *jsHostFunc) call(_ context.Context, mem wasm.Memory, args []uint64) ([]
 	}
 	info := jsObject.New()
 	info.Set("name", h.name)
-	if m, ok := mem.(*memory); ok && m != nil {
-		info.Set("memory", m.mem)
+	if m, ok := hostwasm.MemoryObject(mem); ok {
+		info.Set("memory", m)
 	}
 	jsArgs.SetIndex(len(args), info)
 	r, err := safejs.Safe(h.fn).Call("apply", nil, safejs.Safe(jsArgs))
@@ -562,8 +563,8 @@ func (h *jsHostFunc) call(_ context.Context, mem wasm.Memory, args []uint64) ([]
 // Error, as a Go host function's error would read, or String(value).
 func thrown(err error) error {
 	var je *jsError
-	if errors.As(err, &je) && jsKind(je.v) == "object" {
-		if m := je.v.Get("message"); m.Type() == js.TypeString {
+	if errors.As(err, &je) && jsKind(je.Thrown()) == "object" {
+		if m := je.Thrown().Get("message"); m.Type() == js.TypeString {
 			return errors.New(m.String())
 		}
 	}
@@ -574,7 +575,7 @@ func i64ToBig(n int64) js.Value {
 	if n >= -(1<<53) && n <= 1<<53 {
 		return jsBigInt.Invoke(float64(n))
 	}
-	return jsBigInt.Call("asIntN", 64, u64ToBig(uint64(n)))
+	return jsBigInt.Call("asIntN", 64, hostwasm.U64ToBig(uint64(n)))
 }
 
 // valueFromJS converts a host function's result to raw bits of type t.
@@ -606,7 +607,7 @@ func valueFromJS(t wasm.ValueType, v js.Value) (uint64, error) {
 		}
 		return uint64(int64(f)), nil
 	case "bigint":
-		u := bigToU64(v)
+		u := hostwasm.BigToU64(v)
 		if t == wasm.I32 {
 			return uint64(uint32(u)), nil
 		}
@@ -652,7 +653,7 @@ func payloadFromJS(v js.Value) (any, error) {
 	case "number":
 		return jsNumber(v), nil
 	case "bigint":
-		return int64(bigToU64(v)), nil
+		return int64(hostwasm.BigToU64(v)), nil
 	case "object":
 		switch {
 		case v.InstanceOf(jsUint8Array), v.InstanceOf(jsArrayBuffer):
@@ -672,7 +673,7 @@ func payloadFromJS(v js.Value) (any, error) {
 						nums[k] = jsNumber(e)
 					}
 				case "bigint":
-					nums[k] = int64(bigToU64(e))
+					nums[k] = int64(hostwasm.BigToU64(e))
 				default:
 					return jsonPayload(v)
 				}
@@ -737,7 +738,6 @@ func set(o js.Value, key any, v any) {
 // the deterministic result.
 var (
 	jsSetNegZero  = jsGlobal.Get("Function").New("o", "k", "o[k] = -0")
-	jsIsNegZero   = jsGlobal.Get("Function").New("v", "return Object.is(v, -0)")
 	jsIsNegZeroAt = jsGlobal.Get("Function").New("a", "i", "return Object.is(a[i], -0)")
 )
 
@@ -748,15 +748,6 @@ func setNumber(o js.Value, key any, f float64) {
 		return
 	}
 	set(o, key, f)
-}
-
-// jsNumber reads a JavaScript number, -0 included.
-func jsNumber(v js.Value) float64 {
-	f := v.Float()
-	if f == 0 && jsIsNegZero.Invoke(v).Bool() {
-		return math.Copysign(0, -1)
-	}
-	return f
 }
 
 // execute(id, action, payload) → Promise of {ok, value, metrics, gasUsed,

@@ -115,7 +115,7 @@ func jsBridge(call js.Value) func(context.Context, json.RawMessage) (any, error)
 		if err != nil {
 			var je *jsError
 			if errors.As(err, &je) {
-				if m := je.v; m.Type() == js.TypeObject && m.Get("message").Type() == js.TypeString {
+				if m := je.Thrown(); m.Type() == js.TypeObject && m.Get("message").Type() == js.TypeString {
 					return nil, errors.New(m.Get("message").String())
 				}
 			}

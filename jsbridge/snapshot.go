@@ -9,6 +9,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/wasmsand/wasmsand/platform/browser"
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
@@ -172,7 +173,7 @@ func parseStoreOptions(o js.Value, opts *sandbox.Options) error {
 	switch {
 	case st.IsUndefined() || st.IsNull():
 	case st.Type() == js.TypeString && st.String() == "indexeddb":
-		opts.Store = newIDBStore("wasmsand")
+		opts.Store = browser.IDBStore("wasmsand")
 	case st.Type() == js.TypeObject:
 		for _, m := range []string{"put", "get", "list", "delete"} {
 			if st.Get(m).Type() != js.TypeFunction {
@@ -203,7 +204,7 @@ func (s jsStore) call(op, name string, args ...any) (v js.Value, err error) {
 	v, err = await(jsPromise.Call("resolve", s.v.Call(op, args...)))
 	if err != nil {
 		var je *jsError
-		if errors.As(err, &je) && isQuotaValue(je.v) {
+		if errors.As(err, &je) && isQuotaValue(je.Thrown()) {
 			err = fmt.Errorf("%w (%v)", sandbox.ErrQuota, err)
 		}
 		return v, &sandbox.StoreError{Op: op, Name: name, Err: err}

@@ -5,9 +5,11 @@ package jsbridge
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"sync"
 	"syscall/js"
 
+	"github.com/wasmsand/wasmsand/platform/hostwasm"
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/wat"
 )
@@ -33,7 +35,7 @@ func (w *watCompiler) compile(ctx context.Context, text []byte) ([]byte, error) 
 			w.mu.Unlock()
 			return nil, err
 		}
-		w.c = wat.New(sandbox.Options{Engine: EngineFactory, Tools: tfs})
+		w.c = wat.New(sandbox.Options{Platform: hostwasm.Platform, Tools: tfs})
 	}
 	c := w.c
 	w.mu.Unlock()
@@ -41,7 +43,7 @@ func (w *watCompiler) compile(ctx context.Context, text []byte) ([]byte, error) 
 }
 
 // tools calls the loader and wraps the tools object it resolves to.
-func (w *watCompiler) tools() (tfs *toolsFS, err error) {
+func (w *watCompiler) tools() (tfs fs.FS, err error) {
 	defer func() {
 		if r := recover(); r != nil { // the loader threw
 			err = fmt.Errorf("wat: loading the tools: %v", r)
@@ -54,7 +56,7 @@ func (w *watCompiler) tools() (tfs *toolsFS, err error) {
 	if obj.Type() != js.TypeObject {
 		return nil, fmt.Errorf("wat: the tools loader gave %s, not an object", jsString(obj))
 	}
-	tfs, bad := newToolsFS(obj)
+	tfs, bad := hostwasm.ToolsFS(obj)
 	if bad != "" {
 		return nil, fmt.Errorf("wat: the tools object has a bad entry %q", bad)
 	}

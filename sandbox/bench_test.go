@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,6 +78,42 @@ var toolCases = []struct{ name, cmd string }{
 	{"wc-w", "wc -w d"},
 	{"cat-grep-wc", "cat d | grep xray | wc -l"},
 	{"tail-1", "tail -1 d"},
+	{"awk-sum", "awk '{s+=$3} END{print s}' d"},
+	{"awk-group", "awk '{n[$2]+=$3} END{for(k in n) print k, n[k]}' d"},
+	{"sed-re", `sed -E 's/([0-9]+)-([0-9]+)-([0-9]+)/\\3.\\2.\\1/' d`},
+	{"jq", "jq -c 'select(.amount > 50000) | .region' j"},
+	{"find", "find t -name '*7*' -type f"},
+	{"tar-czf", "tar czf /tmp/t.tgz t"},
+	{"yes-head", "yes | head -1"},
+}
+
+// benchJSON turns records into 20,000 JSON objects, one a line, for jq.
+func benchJSON(records []byte) []byte {
+	var b bytes.Buffer
+	for i, line := range bytes.Split(records, []byte("\n")) {
+		f := bytes.Fields(line)
+		if i == 20000 || len(f) < 4 {
+			break
+		}
+		fmt.Fprintf(&b, `{"date":%q,"region":%q,"amount":%s,"code":%q}`+"\n", f[0], f[1], f[2], f[3])
+	}
+	return b.Bytes()
+}
+
+// benchTree writes 10,000 small files in 100 directories under t, through
+// write (the sandbox's or the host's), for find and tar.
+func benchTree(b *testing.B, mkdir func(string) error, write func(string, []byte) error) {
+	for i := range 100 {
+		d := fmt.Sprintf("t/d%02d", i)
+		if err := mkdir(d); err != nil {
+			b.Fatal(err)
+		}
+		for j := range 100 {
+			if err := write(fmt.Sprintf("%s/f%04d.txt", d, i*100+j), fmt.Appendf(nil, "file %d %d\n", i, j)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }
 
 // BenchmarkTools runs each tool case in the sandbox and reports, besides
@@ -87,13 +124,20 @@ var toolCases = []struct{ name, cmd string }{
 func BenchmarkTools(b *testing.B) {
 	data := guesttest.Records(200000)
 	sb := newTest(b, Options{})
-	if err := sb.WriteFile("/home/user/d", data, 0o644); err != nil {
-		b.Fatal(err)
-	}
+	js := benchJSON(data)
 	dir := b.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "d"), data, 0o644); err != nil {
-		b.Fatal(err)
+	for name, content := range map[string][]byte{"d": data, "j": js} {
+		if err := sb.WriteFile("/home/user/"+name, content, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
+	benchTree(b, func(d string) error { return sb.Mkdir("/home/user/"+d, 0o755) },
+		func(f string, c []byte) error { return sb.WriteFile("/home/user/"+f, c, 0o644) })
+	benchTree(b, func(d string) error { return os.MkdirAll(filepath.Join(dir, d), 0o755) },
+		func(f string, c []byte) error { return os.WriteFile(filepath.Join(dir, f), c, 0o644) })
 	_, bashErr := exec.LookPath("bash")
 	for _, tc := range toolCases {
 		b.Run(tc.name, func(b *testing.B) {

@@ -3,6 +3,8 @@
 // over an in-memory filesystem with hard limits on time, fuel, memory,
 // disk, processes and output.
 //
+//	import _ "github.com/wasmsand/wasmsand/platform/native"
+//
 //	sb, err := sandbox.New(ctx, sandbox.Options{})
 //	defer sb.Close()
 //	res, err := sb.Run(ctx, "seq 10 | grep 1 | wc -l")
@@ -10,12 +12,26 @@
 // Shell state (variables, functions, working directory) persists across Run
 // calls of one Sandbox.
 //
+// # Platforms
+//
+// The core is plain Go without build tags; where it runs is a [Platform]:
+// the engine that runs guest modules, the disk caches, the tools a
+// sandbox gets by default, the network and the host's directories.
+// Package platform/native (wazero; tools from a directory or built from
+// this module's sources into the user cache) registers itself as the
+// default when imported; without it, and without Options.Platform, New
+// fails with [ErrNoPlatform]. Package platform/hostwasm is the js/wasm
+// core's, over the host's own WebAssembly in Node and browsers.
+// Snapshots go to Options.Store. A sandbox without any tool modules runs
+// shell builtins only, and says so ([NoToolsHint]) when a command is not
+// found.
+//
 // # Snapshots, restore and fork
 //
 // [Sandbox.Snapshot] returns the whole state of a sandbox as bytes,
 // [Restore] makes a new sandbox from them, and [Sandbox.Fork] makes an
 // independent copy that shares unchanged file data (copy on write).
-// [Store] keeps snapshots by name ([DirStore] on disk); [Sandbox.Save],
+// [Store] keeps snapshots by name (platform/native's DirStore on disk); [Sandbox.Save],
 // [Load] and Options.Persist use it. Snapshot and Fork copy the state
 // between commands and fail with [ErrBusy] while a Run is in progress.
 //

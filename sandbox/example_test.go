@@ -9,9 +9,10 @@ import (
 )
 
 // This example creates a sandbox, runs shell code in it, snapshots it,
-// restores the snapshot and forks the restored sandbox. Shell builtins
-// run without tool modules; set Options.ToolsDir for commands like cat
-// or sort.
+// restores the snapshot and forks the restored sandbox. It runs on the
+// default platform, which a program gets by importing
+// github.com/wasmsand/wasmsand/platform/native (see its example, which
+// runs tools such as cut and sort too); shell builtins are enough here.
 func Example() {
 	ctx := context.Background()
 	sb, err := sandbox.New(ctx, sandbox.Options{Seed: 1})

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 	"github.com/wasmsand/wasmsand/sandbox/wasi"
@@ -32,55 +33,71 @@ type engineEntry struct {
 
 var (
 	enginesMu sync.Mutex
-	engines   = map[any]*engineEntry{} // by CacheDir (default engine) or by engine
+	engines   = map[engineKey]*engineEntry{}
 )
 
 // hostModules are what every guest may import.
 func hostModules() []wasm.HostModule {
-	return []wasm.HostModule{wasi.HostModule(), refuelModule()}
+	mods := []wasm.HostModule{wasi.HostModule(), refuelModule()}
+	for _, m := range mods {
+		for i := range m.Funcs {
+			timeBlocking(&m.Funcs[i])
+		}
+	}
+	return mods
 }
 
-// sharedEngine returns the engine for opts, with its module cache: the
-// process-wide default engine for opts.CacheDir, or the one opts.Engine
-// returns (an engine a factory returns again keeps its cache).
-func sharedEngine(ctx context.Context, opts Options) (*engineEntry, error) {
+// timeBlocking makes a host function that may wait count the time it
+// takes as the guest's waiting time, which its CPU time (for ps and
+// time) leaves out.
+func timeBlocking(f *wasm.HostFunc) {
+	if f.NonBlocking {
+		return
+	}
+	fn := f.Fn
+	f.Fn = func(ctx context.Context, mem wasm.Memory, stack []uint64) {
+		g, _ := ctx.Value(guestKey{}).(*guestProc)
+		if g == nil {
+			fn(ctx, mem, stack)
+			return
+		}
+		began := time.Now()
+		defer func() { g.waited.Add(int64(time.Since(began))) }()
+		fn(ctx, mem, stack)
+	}
+}
+
+// sharedEngine returns the engine of opts's platform for opts.CacheDir,
+// with its module cache: an engine the platform returns again keeps its
+// cache, whose ModuleStore the first sandbox on it sets.
+func sharedEngine(ctx context.Context, opts Options, p Platform) (*engineEntry, error) {
 	ctx = context.WithoutCancel(ctx)
+	eng, err := p.Engine(ctx, hostModules(), opts.CacheDir)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
+	}
+	key := engineKey{eng, opts.CacheDir}
 	enginesMu.Lock()
 	defer enginesMu.Unlock()
-	var key any = opts.CacheDir
-	if opts.ModuleStore != nil && opts.Engine == nil {
-		key = storeEngineKey{opts.CacheDir, opts.ModuleStore}
-	}
-	var eng wasm.Engine
-	if opts.Engine != nil {
-		var err error
-		if eng, err = opts.Engine(ctx, hostModules()); err != nil {
-			return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
-		}
-		key = eng
-	}
 	if e, ok := engines[key]; ok {
 		return e, nil
 	}
-	if eng == nil {
-		var err error
-		if eng, err = defaultEngine(ctx, hostModules(), opts.CacheDir); err != nil {
-			return nil, fmt.Errorf("sandbox: starting the WebAssembly engine: %w", err)
+	e := &engineEntry{eng: eng}
+	e.cache.store = opts.ModuleStore
+	if opts.CacheDir != "" {
+		if mc := p.ModuleCache(opts.CacheDir); mc != nil {
+			e.cache.store = mc
 		}
 	}
-	e := &engineEntry{eng: eng}
-	if opts.CacheDir != "" {
-		e.cache.dir = filepath.Join(opts.CacheDir, "instrumented")
-	}
-	e.cache.store = opts.ModuleStore
 	engines[key] = e
 	return e, nil
 }
 
-// storeEngineKey keys the default engine of a CacheDir and ModuleStore.
-type storeEngineKey struct {
-	dir   string
-	store ModuleStore
+// engineKey names a module cache: the engine a platform returned and the
+// directory of instrumented modules.
+type engineKey struct {
+	eng      wasm.Engine
+	cacheDir string
 }
 
 // guestProc is the per-process fuel state the refuel host call works on.
@@ -91,6 +108,14 @@ type guestProc struct {
 	umask uint32 // file mode creation mask, for proc_spawn
 	kids  children
 	net   guestNet // open HTTP requests
+	// proc is the process-table entry it runs as (nil for internal runs);
+	// fuel counts the fuel it used in slices before the current one.
+	proc *procEntry
+	fuel int64
+	// waited is the time spent in host calls that wait, in ns; began is
+	// when _start was called.
+	waited atomic.Int64
+	began  time.Time
 }
 
 type guestKey struct{}
@@ -105,20 +130,25 @@ func refuelModule() wasm.HostModule {
 			Fn:      refuel,
 			// It never waits: it only accounts and checks the deadline.
 			NonBlocking: true,
-		}}, append(spawnHostFuncs(), append(hostFSFuncs(), append(bridgeHostFuncs(), netHostFuncs()...)...)...)...),
+		}}, append(spawnHostFuncs(), append(procHostFuncs(), append(hostFSFuncs(), append(bridgeHostFuncs(), netHostFuncs()...)...)...)...)...),
 	}
 }
 
 // refuel is called by instrumented code when its fuel slice is spent. It
 // accounts the slice, stops the guest if the Run is over (timeout, limit)
 // or its fuel budget is gone, and hands out the next slice.
-func refuel(ctx context.Context, _ wasm.Memory, stack []uint64) {
+func refuel(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g, _ := ctx.Value(guestKey{}).(*guestProc)
 	if g == nil {
 		stack[0] = fuelSlice
 		return
 	}
 	remaining := int64(stack[0])
+	g.fuel += g.given - remaining
+	if g.proc != nil && mem != nil {
+		g.proc.mem.Store(int64(mem.Size()))
+		g.proc.running.Store(max(int64(time.Since(g.began))-g.waited.Load(), 0))
+	}
 	used := g.run.fuelUsed.Add(g.given - remaining)
 	g.given = 0
 	if err := ctx.Err(); err != nil {
@@ -220,18 +250,30 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	defer proc.Close()
 	proc.SetUmask(fs.FileMode(hc.umask))
 
-	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask}
+	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask, proc: procFrom(ctx)}
 	pctx := wasi.WithProcess(context.WithValue(ctx, guestKey{}, g), proc)
 	inst, err := mod.Instantiate(pctx)
 	if err != nil {
 		return s.guestExit(ctx, hc, args[0], err)
 	}
+	g.began = time.Now()
 	_, err = inst.Call(pctx, "_start")
+	var ru rusage
+	ru.userNs = max(int64(time.Since(g.began))-g.waited.Load(), 0)
 	if v, ok := inst.Global(instrument.FuelGlobal); ok {
 		run.fuelUsed.Add(g.given - int64(v))
+		ru.fuel = g.fuel + g.given - int64(v)
 	}
 	if m := inst.Memory(); m != nil {
 		run.notePeakMemory(int64(m.Size()))
+		ru.maxMem = int64(m.Size())
+	}
+	if e := g.proc; e != nil {
+		e.mu.Lock()
+		e.ru.add(ru)
+		e.mu.Unlock()
+		e.mem.Store(0)
+		e.running.Store(0)
 	}
 	inst.Close(context.WithoutCancel(ctx))
 	g.net.closeAll()

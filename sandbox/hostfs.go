@@ -16,6 +16,7 @@ import (
 //	path_mode(path, path_len, follow, mode_out: i32) -> errno     permission bits, 0o7777
 //	fs_usage(out: i32) -> errno        u64 × 4: byte limit, bytes used, inode limit, inodes used
 //	mem_limit(out: i32) -> errno       u64: the cap on the caller's linear memory, bytes
+//	path_mkfifo(path, path_len, mode: i32) -> errno   a named pipe, mode less the umask
 //
 // (mem_limit lets a tool that holds its input, such as sort, stop with
 // "memory exhausted" before the Go runtime's own allocation fails: that
@@ -29,6 +30,7 @@ func hostFSFuncs() []wasm.HostFunc {
 		{Name: "path_mode", Params: []wasm.ValueType{i32, i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: pathMode, NonBlocking: true},
 		{Name: "fs_usage", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: fsUsage, NonBlocking: true},
 		{Name: "mem_limit", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: memLimit, NonBlocking: true},
+		{Name: "path_mkfifo", Params: []wasm.ValueType{i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: pathMkfifo, NonBlocking: true},
 	}
 }
 
@@ -52,6 +54,14 @@ func pathChmod(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g, p, err := guestPath(ctx, mem, uint32(stack[0]), uint32(stack[1]))
 	if err == nil {
 		err = g.run.s.fs.Chmod(vfs.RootIno, p, fs.FileMode(uint32(stack[2])&0o7777), uint32(stack[3]) != 0)
+	}
+	errnoResult(stack, err)
+}
+
+func pathMkfifo(ctx context.Context, mem wasm.Memory, stack []uint64) {
+	g, p, err := guestPath(ctx, mem, uint32(stack[0]), uint32(stack[1]))
+	if err == nil {
+		err = g.run.s.fs.Mkfifo(vfs.RootIno, p, fs.FileMode(uint32(stack[2])&0o777&^g.umask))
 	}
 	errnoResult(stack, err)
 }

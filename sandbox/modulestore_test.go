@@ -54,8 +54,8 @@ func TestModuleStore(t *testing.T) {
 	tools := guesttest.Dir(t)
 	var outs []string
 	for i, st := range []*mapStore{{shared: shared}, {shared: shared}} {
-		// Each store makes its own engine, as a page load does.
-		sb, err := New(context.Background(), Options{ToolsDir: tools, ModuleStore: st})
+		// Each store has its own platform and engine, as a page load does.
+		sb, err := New(context.Background(), Options{ToolsDir: tools, ModuleStore: st, Platform: newWazeroPlatform()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,12 +2,11 @@ package sandbox
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
-	"runtime"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
-	"github.com/wasmsand/wasmsand/sandbox/vfs/hostdir"
 )
 
 // Mount attaches a directory from outside the sandbox to its filesystem.
@@ -25,8 +24,9 @@ type Mount struct {
 	// Path is the absolute directory in the sandbox, such as /mnt/data.
 	// It is created if missing and must be empty.
 	Path string
-	// HostPath is a directory of the host, opened with os.Root (native
-	// builds only). Ignored when Host is set.
+	// HostPath is a directory of the host, opened by the platform
+	// (Platform.HostDir: with os.Root natively; the js/wasm core has
+	// none, its loader passes Host). Ignored when Host is set.
 	HostPath string
 	// Host, if set, is the far side of the mount, such as the Node.js fs
 	// the js/wasm build is handed by its loader.
@@ -51,18 +51,17 @@ func (s *Sandbox) AddMount(m Mount) error {
 	p := path.Clean(m.Path)
 	host := m.Host
 	if host == nil {
-		if runtime.GOOS == "js" {
-			return fmt.Errorf("sandbox: mount %s: host directories can be mounted only natively or in Node.js (through the npm package); not in a browser", p)
+		pl, err := platformOf(s.opts)
+		if err == nil {
+			host, err = pl.HostDir(m.HostPath)
 		}
-		d, err := hostdir.Open(m.HostPath)
 		if err != nil {
 			return fmt.Errorf("sandbox: mount %s: %w", p, err)
 		}
-		host = d
 	}
 	fail := func(err error) error {
-		if m.Host == nil {
-			host.(*hostdir.Dir).Close()
+		if c, ok := host.(io.Closer); ok && m.Host == nil {
+			c.Close()
 		}
 		return fmt.Errorf("sandbox: mount %s: %w", p, err)
 	}

@@ -451,7 +451,7 @@ func TestNetHostile(t *testing.T) {
 	// The host functions refuse what curl never sends: a raw head with a
 	// header smuggled through a line break is split into lines, each a
 	// header of the guest's own, and the injected one still wins.
-	p := netpolicy.Policy{Rules: []netpolicy.Rule{rule}}
+	p := netpolicy.Policy{Rules: []netpolicy.Rule{rule}, Transport: testPlatform.Transport()}
 	s := netpolicy.NewSession(p)
 	resp, err := s.Do(context.Background(), &netpolicy.Request{Method: "GET", URL: srv.URL + "/v1/x", Header: textproto.MIMEHeader{"Authorization": {"mine"}, "Host": {"evil"}}})
 	if err != nil {

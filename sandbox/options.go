@@ -1,20 +1,12 @@
 package sandbox
 
 import (
-	"context"
 	"io"
 	"io/fs"
 	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
-	"github.com/wasmsand/wasmsand/wasm"
 )
-
-// EngineFactory makes the engine that runs guest modules, given the host
-// modules guests may import (the WASI host and the fuel module). Engines
-// find per-process state through the context of each call, so one engine
-// may serve many sandboxes.
-type EngineFactory func(ctx context.Context, hostModules []wasm.HostModule) (wasm.Engine, error)
 
 // Defaults for Options fields left zero.
 const (
@@ -59,15 +51,22 @@ type Options struct {
 	// monotonic clock that advances only as they read it and sleep, so
 	// runs repeat exactly, fuel included. Timeouts always use real time.
 	Clock func() time.Time
-	// ToolsDir, if set, is a host directory of extra tool modules
-	// (NAME.wasm becomes command NAME).
+	// Platform runs the guests and gives the default tools (see
+	// Platform). nil means the default platform: the one package
+	// platform/native registers when imported.
+	Platform Platform
+	// ToolsDir, if set, is a host directory of tool modules
+	// (manifest.json and NAME.wasm files; NAME.wasm becomes command
+	// NAME) used instead of the platform's tools.
 	ToolsDir string
 	// Tools, if set, is read instead of ToolsDir: the same layout (a
 	// manifest.json and NAME.wasm files) at the root of any fs.FS. The
 	// js/wasm build, which has no host filesystem, hands tool bytes to
 	// the core this way.
 	Tools fs.FS
-	// CacheDir, if set, holds compiled modules across runs on disk.
+	// CacheDir, if set, holds compiled and instrumented modules across
+	// runs on disk, where the platform has one (Platform.Engine and
+	// Platform.ModuleCache).
 	CacheDir string
 	// Store keeps snapshots for Save, Load and Persist.
 	Store Store
@@ -82,10 +81,6 @@ type Options struct {
 	// Network is what guests (curl, wget) may reach over HTTP: nothing
 	// unless its rules allow it. See package netpolicy.
 	Network netpolicy.Policy
-	// Engine, if set, makes the engine that runs guests; the js/wasm
-	// build passes one over the host's native WebAssembly. nil means
-	// wazero, shared by every sandbox with the same CacheDir.
-	Engine EngineFactory
 	// Mounts attach directories from outside the sandbox (see Mount).
 	Mounts []Mount
 }

@@ -34,6 +34,9 @@ type Sandbox struct {
 	sh     *shell.Interp
 	closed atomic.Bool
 	pids   atomic.Int64 // the sandbox's process ids
+	procs  procTable    // the live processes (proctable.go)
+	// shellPid is $$ of the main shell, listed first in the table.
+	shellPid atomic.Int64
 
 	mu   sync.Mutex // guards cwd and vars
 	cwd  string
@@ -96,6 +99,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: starting the shell: %w", err)
 	}
 	s.sh = sh
+	s.shellPid.Store(int64(sh.Pid()))
 	s.noteVars()
 	for _, m := range opts.Mounts {
 		if err := s.AddMount(m); err != nil {

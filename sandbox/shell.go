@@ -22,7 +22,8 @@ type shellHost struct{ s *Sandbox }
 // Exec runs the executable VFS file p.
 func (h shellHost) Exec(ctx context.Context, p *shell.Process) int {
 	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, umask: p.Umask, slotHeld: p.SlotHeld, Extra: p.Stdio.Extra}
-	return h.s.execPath(ctx, io, p.Path, p.Args)
+	pctx, _, end := h.s.startProc(ctx, p.Pid, p.PPid, p.Args)
+	return end(h.s.execPath(pctx, io, p.Path, p.Args))
 }
 
 // Fork reserves a process slot for a subshell, pipeline stage or job.
@@ -53,18 +54,44 @@ func (h shellHost) Check(ctx context.Context) error {
 
 // newShell makes an interpreter over the sandbox.
 func (s *Sandbox) newShell(env []string, dir string) (*shell.Interp, error) {
+	return s.newShellPid(env, dir, 0, 0)
+}
+
+// newShellPid makes an interpreter whose $$ is pid and $PPID ppid (0: a
+// fresh pid).
+func (s *Sandbox) newShellPid(env []string, dir string, pid, ppid int) (*shell.Interp, error) {
 	return shell.New(shell.Config{
-		Host: shellHost{s},
-		FS:   s.fs,
-		Env:  env,
-		Dir:  dir,
-		Now:  s.now,
-		Seed: uint64(s.opts.Seed),
-		Pids: s.nextPid,
+		Pid:          pid,
+		PPid:         ppid,
+		Host:         shellHost{s},
+		FS:           s.fs,
+		NotFoundHint: s.noToolsHint(),
+		Env:          env,
+		Dir:          dir,
+		Now:          s.now,
+		Seed:         uint64(s.opts.Seed),
+		Pids:         s.nextPid,
 		Limits: shell.Limits{
 			MaxStringBytes: int(min(s.opts.OutputLimit, 1<<30)),
 		},
 	})
+}
+
+// noToolsHint is NoToolsHint when the sandbox has no tool modules, else "".
+func (s *Sandbox) noToolsHint() string {
+	if s.tools.empty() {
+		return NoToolsHint
+	}
+	return ""
+}
+
+// notFoundHint is what follows "command not found": the no-tools hint in
+// parentheses, or nothing.
+func (s *Sandbox) notFoundHint() string {
+	if h := s.noToolsHint(); h != "" {
+		return " (" + h + ")"
+	}
+	return ""
 }
 
 // nextPid hands out the sandbox's process ids.
@@ -99,7 +126,7 @@ func (s *Sandbox) execIO(ctx context.Context, hc procIO, args []string) int {
 			}
 			return 126
 		}
-		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", name)
+		fmt.Fprintf(hc.Stderr, "bash: %s: command not found%s\n", name, s.notFoundHint())
 		return 127
 	}
 	return s.execPath(ctx, hc, p, args)
@@ -154,7 +181,7 @@ func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []st
 	}
 	file, ok := s.tools.commands[tool]
 	if !ok {
-		fmt.Fprintf(hc.Stderr, "bash: %s: command not found\n", args[0])
+		fmt.Fprintf(hc.Stderr, "bash: %s: command not found%s\n", args[0], s.notFoundHint())
 		return 127
 	}
 	if len(args) > 0 && path.Base(args[0]) != tool {
@@ -257,7 +284,12 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) int {
 		defer run.release()
 	}
 	env := hc.Env
-	sh, err := s.newShell(env, hc.Dir)
+	pid, ppid := 0, 0
+	if e := procFrom(ctx); e != nil {
+		// The shell is the program of a table entry: bash has its pid.
+		pid, ppid = e.pid, e.ppid
+	}
+	sh, err := s.newShellPid(env, hc.Dir, pid, ppid)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %v\n", err)
 		return 2

@@ -495,6 +495,7 @@ func Restore(ctx context.Context, b []byte, opts Options) (*Sandbox, error) {
 		return nil, err
 	}
 	s.sh = sh
+	s.shellPid.Store(int64(sh.Pid()))
 	s.pids.Store(m.pids)
 	s.runs.Store(m.runs)
 	s.started = m.started
@@ -517,11 +518,15 @@ func newBare(ctx context.Context, opts Options) (*Sandbox, error) {
 	if opts.MemoryLimit < 65536 {
 		return nil, fmt.Errorf("sandbox: MemoryLimit %d is below one WebAssembly page (65536 bytes)", opts.MemoryLimit)
 	}
-	tools, err := loadToolSet(opts)
+	p, err := platformOf(opts)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := sharedEngine(ctx, opts)
+	tools, err := loadToolSet(ctx, opts, p)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := sharedEngine(ctx, opts, p)
 	if err != nil {
 		return nil, err
 	}
@@ -534,6 +539,9 @@ func newBare(ctx context.Context, opts Options) (*Sandbox, error) {
 		cwd:      opts.Cwd,
 	}
 	s.net.policy = opts.Network
+	if s.net.policy.Transport == nil {
+		s.net.policy.Transport = p.Transport()
+	}
 	return s, nil
 }
 
@@ -613,6 +621,7 @@ func (s *Sandbox) Fork(ctx context.Context) (*Sandbox, error) {
 		return nil, fmt.Errorf("sandbox: fork: %w", err)
 	}
 	c.sh = sh
+	c.shellPid.Store(int64(sh.Pid()))
 	c.pids.Store(s.pids.Load())
 	c.runs.Store(s.runs.Load())
 	c.noteVars()

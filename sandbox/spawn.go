@@ -33,6 +33,7 @@ const spawnModule = "wasmsand"
 var spawnFuncs = map[string]bool{
 	"proc_spawn": true, "proc_wait": true, "proc_wait_timeout": true, "proc_kill": true, "fd_pipe": true,
 	"path_chmod": true, "path_mode": true, "fs_usage": true, "mem_limit": true,
+	"proc_self": true, "proc_list": true, "proc_signal": true, "proc_wait_rusage": true, "sys_info": true, "path_mkfifo": true,
 }
 
 // child is a process a guest started.
@@ -41,6 +42,7 @@ type child struct {
 	status uint32
 	cancel context.CancelFunc
 	killed bool
+	ru     rusage // what it and its children used, set when it ends
 }
 
 // children is a guest's table of started processes.
@@ -162,10 +164,19 @@ func procSpawn(ctx context.Context, mem wasm.Memory, stack []uint64) {
 	g.kids.mu.Unlock()
 
 	pio := procIO{Env: env, Dir: dir, Stdin: stdin, Stdout: stdout, Stderr: stderr, umask: g.umask}
+	parent := 0
+	if e := procFrom(ctx); e != nil {
+		parent = e.pid
+	}
+	pctx, entry, end := g.run.s.startProc(cctx, 0, parent, argv)
 	go func() {
 		defer close(c.done)
 		defer func() { relIn(); relOut(); relErr() }()
-		c.status = uint32(g.run.s.execIO(cctx, pio, argv))
+		status := end(g.run.s.execIO(pctx, pio, argv))
+		entry.mu.Lock()
+		c.ru = entry.ru
+		entry.mu.Unlock()
+		c.status = uint32(status)
 		if c.killed {
 			c.status = 143
 		}

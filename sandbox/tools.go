@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -34,16 +33,25 @@ type toolSet struct {
 }
 
 // loadToolSet reads the manifest of the tools in opts.Tools, or else in
-// the host directory opts.ToolsDir, and lists every other NAME.wasm as
-// command NAME. No tools give an empty set (only shell builtins work).
-func loadToolSet(opts Options) (*toolSet, error) {
+// the host directory opts.ToolsDir, or else the platform's, and lists
+// every other NAME.wasm as command NAME. No tools give an empty set (only
+// shell builtins work).
+func loadToolSet(ctx context.Context, opts Options, p Platform) (*toolSet, error) {
 	ts := &toolSet{fsys: opts.Tools, where: "Options.Tools", commands: map[string]string{},
 		modules: map[string][]byte{}, placed: map[string]bool{}}
-	if ts.fsys == nil {
-		if opts.ToolsDir == "" {
+	switch {
+	case ts.fsys != nil:
+	case opts.ToolsDir != "":
+		ts.fsys, ts.where = os.DirFS(opts.ToolsDir), opts.ToolsDir
+	default:
+		fsys, err := p.Tools(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: the platform's tools: %w", err)
+		}
+		if fsys == nil {
 			return ts, nil
 		}
-		ts.fsys, ts.where = os.DirFS(opts.ToolsDir), opts.ToolsDir
+		ts.fsys, ts.where = fsys, "the platform's tools"
 	}
 	entries, err := fs.ReadDir(ts.fsys, ".")
 	if err != nil {
@@ -73,6 +81,9 @@ func loadToolSet(opts Options) (*toolSet, error) {
 	}
 	return ts, nil
 }
+
+// empty reports that the set has no commands at all.
+func (ts *toolSet) empty() bool { return len(ts.commands) == 0 }
 
 // names lists the commands, sorted.
 func (ts *toolSet) names() []string {
@@ -106,55 +117,31 @@ func (ts *toolSet) moduleBytes(command string) ([]byte, bool, error) {
 // moduleCache compiles instrumented modules once per (bytes, options) and
 // shares them between processes and sandboxes.
 type moduleCache struct {
-	dir     string      // on-disk cache of instrumented bytes; "" for none
-	store   ModuleStore // used when dir is ""; nil for none
+	store   ModuleStore // instrumented modules across processes; nil for none
 	mu      sync.Mutex
 	entries map[moduleKey]*moduleEntry
 }
 
 // instrumentVersion changes whenever the instrumenter's output for the same
 // input may change, so stale cache files are never used.
-const instrumentVersion = "2"
+const instrumentVersion = "3"
 
-// instrumented returns raw instrumented, from the disk cache when one is
-// set: instrumenting a multi-megabyte tool takes a few hundred
-// milliseconds, reading it back a few.
+// instrumented returns raw instrumented, from the store when it has it:
+// instrumenting a multi-megabyte tool takes a few hundred milliseconds,
+// reading it back a few.
 func (c *moduleCache) instrumented(ctx context.Context, raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) ([]byte, error) {
-	if c.dir == "" && c.store != nil {
-		variant := storeVariant(memPages)
-		if b, ok := c.store.Load(ctx, raw, variant); ok {
-			return b, nil
-		}
-		out, err := instrumentFn(raw)
-		if err == nil {
-			c.store.Store(ctx, raw, variant, out)
-		}
-		return out, err
-	}
-	if c.dir == "" {
+	if c.store == nil {
 		return instrumentFn(raw)
 	}
-	sum := sha256.Sum256(raw)
-	file := filepath.Join(c.dir, fmt.Sprintf("%x-%d-v%s.wasm", sum, memPages, instrumentVersion))
-	if b, err := os.ReadFile(file); err == nil {
+	variant := storeVariant(memPages)
+	if b, ok := c.store.Load(ctx, raw, variant); ok {
 		return b, nil
 	}
 	out, err := instrumentFn(raw)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		c.store.Store(ctx, raw, variant, out)
 	}
-	// The cache is an optimisation: failing to write it is not an error.
-	if os.MkdirAll(c.dir, 0o755) == nil {
-		tmp, err := os.CreateTemp(c.dir, "tmp-*")
-		if err == nil {
-			_, werr := tmp.Write(out)
-			cerr := tmp.Close()
-			if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
-				os.Remove(tmp.Name())
-			}
-		}
-	}
-	return out, nil
+	return out, err
 }
 
 // moduleKey names a module: a tool file, or the SHA-256 of bytes read from

@@ -47,7 +47,7 @@ func TestToolsFSLayout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ts, err := loadToolSet(Options{Tools: tt.fsys})
+			ts, err := loadToolSet(context.Background(), Options{Tools: tt.fsys}, testPlatform)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)

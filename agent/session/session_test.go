@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmsand/wasmsand/platform/native"
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
@@ -146,7 +147,7 @@ func TestIdleEviction(t *testing.T) {
 }
 
 func TestPersistenceNeedsAllThree(t *testing.T) {
-	if _, err := NewManager(Config{Store: sandbox.DirStore(t.TempDir())}); err == nil {
+	if _, err := NewManager(Config{Store: native.DirStore(t.TempDir())}); err == nil {
 		t.Fatal("a Store without Snapshot and Restore was accepted")
 	}
 }
@@ -160,13 +161,13 @@ func persistentConfig(st sandbox.Store) Config {
 	}
 }
 
-// TestPersistentSessions evicts a session to a sandbox.DirStore and brings
+// TestPersistentSessions evicts a session to a native.DirStore and brings
 // it back, in the same Manager and in another one sharing the directory.
 func TestPersistentSessions(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	c := &clock{t: time.Unix(1e9, 0)}
-	cfg := persistentConfig(sandbox.DirStore(dir))
+	cfg := persistentConfig(native.DirStore(dir))
 	cfg.now = c.now
 	m, err := NewManager(cfg)
 	if err != nil {
@@ -209,7 +210,7 @@ func TestPersistentSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	release()
-	if _, err := sandbox.DirStore(dir).Get(ctx, "work..cp"); err != nil {
+	if _, err := native.DirStore(dir).Get(ctx, "work..cp"); err != nil {
 		t.Fatalf("the snapshot tool's snapshot: %v", err)
 	}
 	if st := m.Stats(); st.Restored != 1 || st.Saved != 1 {
@@ -218,7 +219,7 @@ func TestPersistentSessions(t *testing.T) {
 	if err := m.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	m2, err := NewManager(persistentConfig(sandbox.DirStore(dir)))
+	m2, err := NewManager(persistentConfig(native.DirStore(dir)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestPersistentSessions(t *testing.T) {
 	if err := m2.End(ctx, "work", false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sandbox.DirStore(dir).Get(ctx, "work"); !errors.Is(err, sandbox.ErrNotFound) {
+	if _, err := native.DirStore(dir).Get(ctx, "work"); !errors.Is(err, sandbox.ErrNotFound) {
 		t.Fatalf("after End without keep: %v", err)
 	}
 	for _, bad := range []string{"", "..", ".hidden", "a/b", "../../etc/passwd", "a..b"} {

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wasmsand/wasmsand/platform/native" // the sandboxes run natively, on wazero
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 	"mvdan.cc/sh/v3/syntax"
@@ -98,7 +99,9 @@ Flags:
                        the host adds this header to allowed requests under
                        PREFIX; commands in the sandbox never see it
   --tools DIR          directory of tool modules (*.wasm and manifest.json);
-                       default: the "tools" directory beside the wasmsand binary
+                       default: the "tools" directory beside the wasmsand binary,
+                       else $WASMSAND_TOOLS_DIR, else the tools built from
+                       wasmsand's sources into the user cache (once, minutes)
   --cache-dir DIR      where compiled tools are cached between runs
                        (default: the user cache directory + /wasmsand; "" disables)
   --state DIR          keep the sandbox (files, variables, functions, directory)
@@ -337,7 +340,7 @@ func parseArgs(argv []string, stdout io.Writer) (*config, int, error) {
 		if err := sandbox.CheckName(*stateName); err != nil {
 			return nil, exitUsage, err
 		}
-		o.Store, o.Persist = sandbox.DirStore(*stateDir), *stateName
+		o.Store, o.Persist = native.DirStore(*stateDir), *stateName
 	}
 
 	if !toolsSet {
@@ -404,21 +407,31 @@ func versionString() string {
 }
 
 // defaultToolsDir is the "tools" directory beside the executable, where
-// "make build" puts the tool modules.
+// "make build" puts the tool modules, if there is one; else "": the
+// native platform's tools, built from this module's sources into the
+// user cache directory on first use (a binary from go install).
 func defaultToolsDir() string {
 	exe, err := os.Executable()
 	if err != nil {
-		return "tools"
+		return ""
 	}
 	if real, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = real
 	}
-	return filepath.Join(filepath.Dir(exe), "tools")
+	dir := filepath.Join(filepath.Dir(exe), "tools")
+	if _, err := os.Stat(dir); err != nil {
+		return ""
+	}
+	return dir
 }
 
 // checkTools makes sure dir holds tool modules, so that a missing build
 // gives one clear message instead of "command not found" for every tool.
+// "" is the platform's tools, checked as they are built.
 func checkTools(dir string) error {
+	if dir == "" {
+		return nil
+	}
 	hint := "run 'make build' (it puts the tools beside build/wasmsand) or pass --tools DIR"
 	entries, err := os.ReadDir(dir)
 	if err != nil {

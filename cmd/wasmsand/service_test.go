@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wasmsand/wasmsand/platform/native"
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/sandbox/s3store"
 	"github.com/wasmsand/wasmsand/sandbox/s3store/miniotest"
@@ -158,7 +159,7 @@ func TestMCPServiceRestart(t *testing.T) {
 	// Idle, the sandbox is evicted to the store, and comes back.
 	old, _ := os.ReadFile(filepath.Join(dir, "work.wsbx"))
 	runIn(t, cs, "echo second > g.txt; Y=7")
-	waitStored(t, sandbox.DirStore(dir), "work", old)
+	waitStored(t, native.DirStore(dir), "work", old)
 	if got := runIn(t, cs, "cat g.txt; echo $Y; "+checkUp); got != "second\n7\n"+wantUp {
 		t.Fatalf("after eviction: %q", got)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/wasmsand/wasmsand/platform/native"
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
@@ -13,5 +14,5 @@ func openStore(ctx context.Context, spec string) (sandbox.Store, error) {
 	if strings.HasPrefix(spec, "s3://") {
 		return openS3Store(ctx, spec)
 	}
-	return sandbox.DirStore(spec), nil
+	return native.DirStore(spec), nil
 }

@@ -24,7 +24,38 @@ const toolsDir = resolve(process.env.WASMSAND_TOOLS_DIR ?? join(root, 'build/too
 const benchDir = join(root, 'build/bench');
 const justBashVersion = '3.4.2';
 
-// The data: f (10,000 short lines), small (one line) and big (20 MB).
+// records returns n lines of "date region amount code", the same bytes as
+// guesttest.Records in Go (issue 14's tool table: 200,000 lines, 5.4 MB).
+function records(n) {
+  const regions = ['north', 'south', 'east', 'west', 'central', 'xray', 'island', 'metro'];
+  let x = 2463534242;
+  const next = () => { // xorshift32
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    return x;
+  };
+  const p2 = (v) => String(v).padStart(2, '0');
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const r = next();
+    const amount = next() % 100000;
+    const A = (k) => String.fromCharCode(65 + (((r >>> k) & 0xff) % 26));
+    out.push(`2024-${p2(1 + (r % 12))}-${p2(1 + ((r >>> 4) % 28))} ${regions[(r >>> 9) % 8]} ${amount} ${A(12)}${(r >>> 17) % 10}${A(21)}${(r >>> 26) % 10}\n`);
+  }
+  return out.join('');
+}
+
+// jsonLines turns the first 20,000 records into JSON objects, one a line.
+function jsonLines(recs) {
+  return recs.split('\n').slice(0, 20000).filter((l) => l).map((l) => {
+    const [date, region, amount, code] = l.split(' ');
+    return JSON.stringify({ date, region, amount: Number(amount), code });
+  }).join('\n') + '\n';
+}
+
+// The data: f (10,000 short lines), small (one line), big (20 MB), d
+// (issue 14's records) and j (20,000 JSON objects).
 function makeData() {
   let seed = 12345;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -38,7 +69,8 @@ function makeData() {
     parts.push(l);
     n += l.length;
   }
-  return { f, small: 'x\n', big: parts.join('') };
+  const d = records(200000);
+  return { f, small: 'x\n', big: parts.join(''), d, j: jsonLines(d) };
 }
 
 const cases = [
@@ -47,12 +79,39 @@ const cases = [
   { name: '200-iteration loop spawning cat', cmd: 'for i in $(seq 200); do cat small; done > /dev/null', runs: 3 },
   { name: 'sort 20 MB', cmd: 'sort big | tail -1', runs: 1 },
   { name: 'grep 20 MB', cmd: 'grep -c xray big', runs: 1 },
+  // Issue 14's tool table, over d (200,000 records), j and the tree t.
+  { name: 'cat d | grep | wc -l', cmd: 'cat d | grep xray | wc -l', runs: 3 },
+  { name: 'sort -n -k3', cmd: 'sort -n -k3 d > /dev/null', runs: 3 },
+  { name: 'sort -u', cmd: 'sort -u d > /dev/null', runs: 3 },
+  { name: 'uniq -c', cmd: 'uniq -c d > /dev/null', runs: 3 },
+  { name: 'awk sum', cmd: "awk '{s+=$3} END{print s}' d", runs: 3 },
+  { name: 'awk group-by', cmd: "awk '{n[$2]+=$3} END{for(k in n) print k, n[k]}' d", runs: 3 },
+  { name: 'cut | sort | uniq -c | sort -rn', cmd: "cut -d' ' -f2 d | sort | uniq -c | sort -rn", runs: 3 },
+  { name: 'grep -cE regex', cmd: "grep -cE '[0-9]+ [A-Z][0-9]X' d", runs: 3 },
+  { name: 'grep -F many', cmd: 'grep -cF -e north -e K7 -e 2024-13 d', runs: 3 },
+  { name: 'sed regex s///', cmd: "sed -E 's/([0-9]+)-([0-9]+)-([0-9]+)/\\3.\\2.\\1/' d > /dev/null", runs: 3 },
+  { name: 'tr', cmd: 'tr a-z A-Z < d > /dev/null', runs: 3 },
+  { name: 'jq 20,000 objects', cmd: "jq -c 'select(.amount > 50000) | .region' j > /dev/null", runs: 3 },
+  { name: 'wc -w', cmd: 'wc -w d', runs: 3 },
+  { name: 'find 10,000 files', cmd: "find t -name '*7*' -type f > /dev/null", runs: 3 },
+  { name: 'tar czf 10,000 files', cmd: 'tar czf /tmp/t.tgz t', runs: 1 },
+  { name: 'yes | head -1', cmd: 'yes | head -1', runs: 10 },
 ];
+
+// setup makes the tree t (10,000 small files in 100 folders) for find and
+// tar, once in each shell before the timing.
+const setup = 'for i in $(seq -w 0 99); do mkdir -p t/d$i; for j in $(seq -w 0 99); do echo "file $i $j" > t/d$i/f$i$j.txt; done; done';
 
 function median(xs) {
   xs.sort((a, b) => a - b);
   return xs[xs.length >> 1];
 }
+
+// With BENCH_CPU set, the table shows CPU time (user + system) rather
+// than wall time: the figure that stays meaningful on a busy machine.
+// exec may return the CPU milliseconds it measured itself (bash's
+// children); otherwise this process's own are counted.
+const cpuMode = !!process.env.BENCH_CPU;
 
 async function timeCases(exec) {
   const out = {};
@@ -60,8 +119,10 @@ async function timeCases(exec) {
     const xs = [];
     for (let k = 0; k < c.runs; k++) {
       const t = performance.now();
-      await exec(c.cmd);
-      xs.push(performance.now() - t);
+      const c0 = process.cpuUsage();
+      const cpu = await exec(c.cmd);
+      const own = process.cpuUsage(c0);
+      xs.push(!cpuMode ? performance.now() - t : typeof cpu === 'number' ? cpu : (own.user + own.system) / 1000);
     }
     out[c.name] = median(xs);
   }
@@ -96,6 +157,7 @@ async function benchWasmsandNode(data) {
      const sb = await Sandbox.create(); await sb.run('echo hi', { onStdout: (s) => process.stdout.write(s) }); process.exit(0);`]);
   const sb = await Sandbox.create({ timeoutMs: 120000 });
   for (const [k, v] of Object.entries(data)) sb.writeFile(k, v);
+  check('setup', await sb.run(setup));
   check('warm-up', await sb.run('cat /dev/null | wc -l'));
   const out = await timeCases(async (cmd) => check(cmd, await sb.run(cmd)));
   sb.destroy();
@@ -113,15 +175,20 @@ async function benchJustBash(data) {
      const r = await new Bash().exec('echo hi'); process.stdout.write(r.stdout);`]);
   const files = Object.fromEntries(Object.entries(data).map(([k, v]) => ['/home/user/' + k, v]));
   const bash = new Bash({ files, cwd: '/home/user' });
+  await bash.exec(setup);
   const out = await timeCases(async (cmd) => check(cmd, await bash.exec(cmd)));
   return { 'cold start to first output': cold, ...out };
 }
 
 async function benchBash(dir) {
+  execFileSync('/bin/bash', ['-c', setup], { cwd: dir });
   const cold = await coldStart(['/bin/bash', '-c', 'echo hi']);
   const out = await timeCases((cmd) => {
-    const r = spawnSync('/bin/bash', ['-c', cmd], { cwd: dir, env: { ...process.env, LC_ALL: 'C' } });
+    // bash's times builtin reports its children's CPU time last.
+    const r = spawnSync('/bin/bash', ['-c', `{ ${cmd}\n} > /dev/null; times`], { cwd: dir, env: { ...process.env, LC_ALL: 'C' } });
     if (r.status !== 0) throw new Error(`bash ${cmd}: exit ${r.status}`);
+    const m = r.stdout.toString().trim().split('\n').pop().match(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/);
+    return m ? (60 * (+m[1] + +m[3]) + +m[2] + +m[4]) * 1000 : undefined;
   });
   return { 'cold start to first output': cold, ...out };
 }
@@ -132,7 +199,7 @@ async function benchWasmsandGo(dir) {
   const bin = join(benchDir, 'native-bench');
   execFileSync('go', ['build', '-o', bin, './e2e/bench/native'], { cwd: root, stdio: 'inherit' });
   const out = JSON.parse(execFileSync(bin, ['-tools', toolsDir, '-data', dir, '-cachedir', join(benchDir, 'cache'),
-    '-cases', JSON.stringify(cases)], { cwd: root, maxBuffer: 1 << 20 }).toString());
+    '-setup', setup, ...(cpuMode ? ['-cpu'] : []), '-cases', JSON.stringify(cases)], { cwd: root, maxBuffer: 1 << 20 }).toString());
   return { 'cold start to first output': cold, ...out };
 }
 
@@ -143,13 +210,13 @@ try {
   const results = {
     'wasmsand-node': await benchWasmsandNode(data),
     'wasmsand-go': await benchWasmsandGo(dir),
-    'just-bash': await benchJustBash(data),
+    ...(process.env.BENCH_SKIP_JUST_BASH ? {} : { 'just-bash': await benchJustBash(data) }),
     bash: await benchBash(dir),
   };
   const rows = ['cold start to first output', ...cases.map((c) => c.name)];
   const cols = Object.keys(results);
   const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : '—');
-  console.log(`Node ${process.version}, wasmsand mode ${results['wasmsand-node'].mode}; milliseconds (median), ×bash in brackets`);
+  console.log(`Node ${process.version}, wasmsand mode ${results['wasmsand-node'].mode}; ${cpuMode ? 'CPU ' : ''}milliseconds (median), ×bash in brackets`);
   console.log(['case'.padEnd(34), ...cols.map((c) => c.padStart(20))].join(''));
   for (const r of rows) {
     const base = results.bash[r];

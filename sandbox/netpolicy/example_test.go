@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/textproto"
 
+	"github.com/wasmsand/wasmsand/platform/native/nethttp"
 	"github.com/wasmsand/wasmsand/sandbox/netpolicy"
 )
 
@@ -32,7 +33,8 @@ func ExampleSession() {
 	// the token, which the caller never sees.
 	rule, _ := netpolicy.ParseRule("GET " + srv.URL + "/api/")
 	rule.Header = textproto.MIMEHeader{"Authorization": {"Bearer secret"}}
-	s := netpolicy.NewSession(netpolicy.Policy{Rules: []netpolicy.Rule{rule}, MaxRequests: 10})
+	s := netpolicy.NewSession(netpolicy.Policy{Rules: []netpolicy.Rule{rule}, MaxRequests: 10,
+		Transport: nethttp.Transport}) // net/http, as native sandboxes use
 
 	resp, err := s.Do(context.Background(), &netpolicy.Request{Method: "GET", URL: srv.URL + "/api/items"})
 	if err != nil {

@@ -40,9 +40,11 @@ type Policy struct {
 	// Timeout bounds each request, from sending it to the last byte of
 	// its response; 0 means DefaultTimeout.
 	Timeout time.Duration
-	// Transport, if set, carries the requests instead of the host's
-	// (net/http natively, fetch() under js). The private-address check
-	// is then the transport's duty (see AllowsPrivate).
+	// Transport carries the requests the policy allowed; without one
+	// they fail with ErrConnect. A sandbox's platform sets it when it is
+	// nil: net/http natively (package platform/native/nethttp), the
+	// host's fetch() under js (platform/hostwasm/fetch). The
+	// private-address check is the transport's duty (see AllowsPrivate).
 	Transport Transport
 }
 
@@ -154,6 +156,7 @@ type Session struct {
 	requests  int
 	respBytes int64
 	reqBytes  int64
+	reqOver   bool // a request body was cut at the budget
 }
 
 // NewSession starts a run's budget under p.
@@ -237,6 +240,12 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 		s.mu.Unlock()
 		return nil, &Error{Kind: ErrBudget, URL: redact(u), Detail: fmt.Sprintf("%d requests allowed per run", s.p.MaxRequests)}
 	}
+	if req.Body != nil && req.ContentLength > 0 && s.p.MaxRequestBytes > 0 && s.reqBytes+req.ContentLength > s.p.MaxRequestBytes {
+		// A body of known length that cannot fit is refused before a
+		// byte is sent.
+		s.mu.Unlock()
+		return nil, &Error{Kind: ErrBudget, URL: redact(u), Detail: fmt.Sprintf("request bodies may total %d bytes per run", s.p.MaxRequestBytes)}
+	}
 	s.requests++
 	s.mu.Unlock()
 
@@ -284,7 +293,8 @@ func (s *Session) Do(ctx context.Context, req *Request) (*Response, error) {
 	}
 	t := s.p.Transport
 	if t == nil {
-		t = hostTransport
+		cancel()
+		return nil, &Error{Kind: ErrConnect, URL: redact(u), Detail: "no transport to send it with: set Policy.Transport (a sandbox's platform sets it)"}
 	}
 	resp, err := t.RoundTrip(rctx, out)
 	if err != nil {
@@ -309,7 +319,7 @@ func (s *Session) classify(ctx context.Context, u string, err error) error {
 		return pe
 	}
 	s.mu.Lock()
-	over := s.p.MaxRequestBytes > 0 && s.reqBytes > s.p.MaxRequestBytes
+	over := s.reqOver
 	s.mu.Unlock()
 	if over {
 		// The transport may report the connection it dropped rather than
@@ -326,14 +336,22 @@ type countingReader struct {
 	url string
 }
 
+// Bytes past the budget never reach the transport: the read that crosses
+// it hands on only what fits, with the budget error, so the server never
+// sees a whole body and cannot answer it.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.s.mu.Lock()
+	limit := c.s.p.MaxRequestBytes
+	over := limit > 0 && c.s.reqBytes+int64(n) > limit
+	if over {
+		n = int(max(limit-c.s.reqBytes, 0))
+		c.s.reqOver = true
+	}
 	c.s.reqBytes += int64(n)
-	over := c.s.p.MaxRequestBytes > 0 && c.s.reqBytes > c.s.p.MaxRequestBytes
 	c.s.mu.Unlock()
 	if over {
-		return n, &Error{Kind: ErrBudget, URL: c.url, Detail: fmt.Sprintf("request bodies may total %d bytes per run", c.s.p.MaxRequestBytes)}
+		return n, &Error{Kind: ErrBudget, URL: c.url, Detail: fmt.Sprintf("request bodies may total %d bytes per run", limit)}
 	}
 	return n, err
 }

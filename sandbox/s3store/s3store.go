@@ -21,7 +21,7 @@ import (
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
-// ext ends the object names, as sandbox.DirStore ends its files.
+// ext ends the object names, as platform/native's DirStore ends its files.
 const ext = ".wsbx"
 
 // Store is a sandbox.Store in one bucket, under a prefix.

@@ -129,7 +129,10 @@ func (r *Interp) runProgramAs(args []string, argv0 string) {
 	if r.oneShot && !r.isSubshell && r.funcDepth == 0 {
 		env = oneShotEnv(env)
 	}
-	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree}
+	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree, PPid: r.bashpid}
+	if r.slotFree {
+		proc.Pid, proc.PPid = r.bashpid, r.pid
+	}
 	r.slotFree = false
 	r.status = r.sh.cfg.Host.Exec(r.ctx, proc)
 	if ctxDone(r.ctx) {
@@ -159,9 +162,12 @@ func (r *Interp) findProgram(name string) (string, int) {
 	}
 	p, err := r.lookPath(name)
 	if err != nil {
-		if r.opts.posix {
+		switch {
+		case r.sh.cfg.NotFoundHint != "":
+			r.errorf("%s: command not found (%s)", name, r.sh.cfg.NotFoundHint)
+		case r.opts.posix:
 			r.errorf("%s: not found", name)
-		} else {
+		default:
 			r.errorf("%s: command not found", name)
 		}
 		return "", 127

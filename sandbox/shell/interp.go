@@ -47,6 +47,9 @@ type Process struct {
 	// command, which a real shell would exec): Host.Exec must not count
 	// it again.
 	SlotHeld bool
+	// Pid is the program's process id: the subshell's when SlotHeld (as
+	// bash execs it), otherwise 0 for a fresh one. PPid is its parent's.
+	Pid, PPid int
 }
 
 // Stdio is the standard streams of a program the shell starts. A stream
@@ -79,6 +82,9 @@ type Config struct {
 	// Limits bound the shell's own memory and stack; zero fields take
 	// their defaults.
 	Limits Limits
+	// NotFoundHint, if set, follows "command not found" in parentheses
+	// (the sandbox says so when it has no tool modules at all).
+	NotFoundHint string
 }
 
 // Limits bound the shell's own work in the host.
@@ -395,6 +401,9 @@ func (r *Interp) SetUmask(mask uint32) { r.umask = mask & 0o777 }
 
 // Dir is the working directory.
 func (r *Interp) Dir() string { return r.dir }
+
+// Pid returns the shell's process id, $$.
+func (r *Interp) Pid() int { return r.pid }
 
 // Exited reports whether the shell ran `exit` (or ended on a fatal
 // error): a REPL then stops.

@@ -62,6 +62,30 @@ var errnoText = map[Errno]string{
 	EXDEV:        "invalid cross-device link",
 }
 
+var errnoNames = map[Errno]string{
+	EACCES: "EACCES", EAGAIN: "EAGAIN", EBADF: "EBADF", EBUSY: "EBUSY",
+	EEXIST: "EEXIST", EFBIG: "EFBIG", EINTR: "EINTR", EINVAL: "EINVAL",
+	EIO: "EIO", EISDIR: "EISDIR", ELOOP: "ELOOP", EMLINK: "EMLINK",
+	ENAMETOOLONG: "ENAMETOOLONG", ENOENT: "ENOENT", ENOSPC: "ENOSPC",
+	ENOTDIR: "ENOTDIR", ENOTEMPTY: "ENOTEMPTY", ENOTSUP: "ENOTSUP",
+	ENXIO: "ENXIO", EPERM: "EPERM", EPIPE: "EPIPE", EROFS: "EROFS",
+	ESPIPE: "ESPIPE", EXDEV: "EXDEV",
+}
+
+// Name returns the symbolic name of e, for example "ENOENT", or "" for a
+// number the VFS does not use.
+func (e Errno) Name() string { return errnoNames[e] }
+
+// ErrnoNamed returns the Errno whose Name is name.
+func ErrnoNamed(name string) (Errno, bool) {
+	for e, n := range errnoNames {
+		if n == name {
+			return e, true
+		}
+	}
+	return 0, false
+}
+
 // Error returns the strerror text of e, for example "no such file or directory".
 func (e Errno) Error() string {
 	if s, ok := errnoText[e]; ok {

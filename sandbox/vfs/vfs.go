@@ -16,6 +16,7 @@ package vfs
 import (
 	"io"
 	"io/fs"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -363,7 +364,10 @@ func (f *FS) Clone() *FS {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c := &FS{
-		inodes:  make(map[Ino]*inode, len(f.inodes)),
+		// A copy of the table, whose values the pass below points at the
+		// copies: cloning the map's storage costs less than inserting
+		// every number again.
+		inodes:  maps.Clone(f.inodes),
 		nextIno: f.nextIno,
 		maxB:    f.maxB,
 		maxI:    f.maxI,
@@ -382,6 +386,7 @@ func (f *FS) Clone() *FS {
 	var chunks []*chunk
 	for ino, n := range f.inodes {
 		if n.nlink == 0 && ino != RootIno {
+			delete(c.inodes, ino)
 			continue
 		}
 		block = append(block, inode{})

@@ -52,9 +52,13 @@ func Modules() ([]Module, error) {
 	return mods, nil
 }
 
-// SourceDir is the directory holding this package's sources, found from
-// the compiled-in file name; Build runs the go command there.
+// SourceDir is the directory holding this package's sources (see
+// Sources); Build runs the go command there. When they cannot be found
+// it is the compiled-in directory, and building there fails saying so.
 func SourceDir() string {
+	if dir, err := Sources(); err == nil {
+		return dir
+	}
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Dir(file)
 }

@@ -533,3 +533,63 @@ func TestCBuild(t *testing.T) {
 		})
 	}
 }
+
+// TestMergedRegions checks that code after a construct nothing leaves
+// early is charged with the code before it — fewer charges, the same fuel
+// — and that code a branch or return can skip keeps a charge of its own.
+func TestMergedRegions(t *testing.T) {
+	inst := mustInstrument(t, readTestdata(t, "merge.wasm"), Options{Fuel: true})
+	h := &host{slice: 1000}
+	mod := instantiate(t, newRuntime(t, h, 0), inst)
+	ctx := context.Background()
+	run := func(fn string, arg int32) int64 {
+		return fuelUsed(t, h, mod, func() {
+			if _, err := mod.ExportedFunction(fn).Call(ctx, i32(arg)); err != nil {
+				t.Fatalf("%s(%d): %v", fn, arg, err)
+			}
+		})
+	}
+	for x := int32(0); x < 8; x++ {
+		want := int64(8 + 9 + 10 + 2)
+		if x&4 != 0 {
+			want = 8 + 9 + 6 + 2
+		}
+		if got := run("paths", x); got != want {
+			t.Errorf("paths(%d) used %d fuel, want %d", x, got, want)
+		}
+	}
+	for _, n := range []int32{1, 5, 6, 100} {
+		want := 9*int64(n) + 11
+		if n > 5 {
+			want = 9*int64(n) + 8
+		}
+		if got := run("loopret", n); got != want {
+			t.Errorf("loopret(%d) used %d fuel, want %d", n, got, want)
+		}
+	}
+
+	// Count the charges: each is one i64.sub, which the functions do not
+	// use themselves.
+	m, err := binary.Decode(inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{5, 5} { // paths, loopret
+		var r binary.Reader
+		var in binary.Instr
+		c := m.Codes[i]
+		r.Reset(c.Body, c.BodyOffset)
+		n := 0
+		for r.More() {
+			if err := r.Next(&in); err != nil {
+				t.Fatal(err)
+			}
+			if in.Op == binary.OpI64Sub {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("function %d has %d charges, want %d", i, n, want)
+		}
+	}
+}

@@ -30,6 +30,20 @@ type event struct {
 	check    uint8
 }
 
+// construct is an open block, loop or if while meterCode reads a body.
+type construct struct {
+	opener   int32 // the region that entered it (its charge event), -1 in dead code
+	loop     bool
+	isIf     bool
+	hasElse  bool
+	thenOpen bool // an if's then-arm could fall through to its else
+	targeted bool // a branch names its label
+	// outer is the smallest index in the construct stack of a label that
+	// a branch inside names (-1: the function's, or a return); the
+	// construct is left other than through its end if outer < its index.
+	outer int
+}
+
 // funcInfo says where a function's events are and what it contains.
 type funcInfo struct {
 	first, last int32 // events[first:last]
@@ -55,6 +69,7 @@ func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
 	var r binary.Reader
 	var in binary.Instr
 	var labels []uint32
+	var ctl []construct
 
 	for i := range m.Codes {
 		c := &m.Codes[i]
@@ -84,6 +99,23 @@ func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
 			entry, header, branched = false, check == checkLoop || check == checkAlways, false
 		}
 		save := func(pos int) { events = append(events, event{pos: int32(pos), kind: evSave}) }
+		// target notes a branch to label l of the innermost construct;
+		// l == len(ctl) or more is the function's label (a return).
+		target := func(l uint32) {
+			t := -1
+			if int(l) < len(ctl) {
+				t = len(ctl) - 1 - int(l)
+				ctl[t].targeted = true
+			}
+			if n := len(ctl); n > 0 {
+				ctl[n-1].outer = min(ctl[n-1].outer, t)
+			}
+		}
+		push := func(c construct) {
+			c.opener, c.outer = int32(region), len(ctl)
+			ctl = append(ctl, c)
+		}
+		ctl = ctl[:0]
 
 		for r.More() {
 			depth := r.Depth()
@@ -97,6 +129,9 @@ func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
 			case binary.OpCall, binary.OpReturnCall, binary.OpRefFunc:
 				if in.Op != binary.OpRefFunc {
 					save(in.Pos)
+				}
+				if in.Op == binary.OpReturnCall {
+					target(^uint32(0))
 				}
 				if in.Index >= nImp {
 					events = append(events, event{pos: int32(in.Imm), end: int32(in.End), val: in.Index + 1, kind: evIndex})
@@ -119,21 +154,25 @@ func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
 				info.nonLeaf = true
 				branched = true
 				if in.Op == binary.OpReturnCallIndirect {
+					target(^uint32(0))
 					closeRegion()
 				} else {
 					events = append(events, event{pos: int32(in.End), kind: evLoad})
 				}
 			case binary.OpBrIf:
 				branched = true
+				target(in.Index)
 				if int(in.Index) == depth-1 { // to the function's label: a return
 					save(in.Pos)
 				}
 			case binary.OpBr, binary.OpBrTable:
 				toFunc := int(in.Index) == depth-1
-				if in.Op == binary.OpBrTable && !toFunc {
+				target(in.Index)
+				if in.Op == binary.OpBrTable {
 					labels = binary.BrTableLabels(labels[:0], body, &in)
 					for _, l := range labels {
 						toFunc = toFunc || int(l) == depth-1
+						target(l)
 					}
 				}
 				if toFunc {
@@ -141,9 +180,15 @@ func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
 				}
 				closeRegion()
 			case binary.OpReturn, binary.OpUnreachable:
+				if in.Op == binary.OpReturn {
+					target(^uint32(0))
+				}
 				save(in.Pos)
 				closeRegion()
+			case binary.OpBlock:
+				push(construct{})
 			case binary.OpLoop:
+				push(construct{loop: true})
 				info.nonLeaf, info.hasLoop = true, true
 				// A first region flowing into a loop without calls or
 				// branches: the loop header's check serves as the entry's.
@@ -156,15 +201,49 @@ func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
 					openRegion(in.End, checkLoop)
 				}
 			case binary.OpIf, binary.OpElse:
+				if in.Op == binary.OpIf {
+					push(construct{isIf: true})
+				} else if len(ctl) > 0 {
+					c := &ctl[len(ctl)-1]
+					c.hasElse, c.thenOpen = true, region >= 0
+				}
 				closeRegion()
 				openRegion(in.End, checkNone)
 			case binary.OpEnd:
 				if !r.More() {
 					save(in.Pos)
+					closeRegion()
+					break
 				}
-				closeRegion()
-				if r.More() {
+				if len(ctl) == 0 {
+					return invalidf("function %d: end without a block", i)
+				}
+				k := len(ctl) - 1
+				c := ctl[k]
+				ctl = ctl[:k]
+				if k > 0 {
+					ctl[k-1].outer = min(ctl[k-1].outer, c.outer)
+				}
+				switch {
+				case c.opener < 0 || c.outer < k:
+					// In dead code, or a branch or return inside may leave
+					// the construct past its end: a region of its own.
+					closeRegion()
 					openRegion(in.End, checkNone)
+				case region < 0 && (c.loop || !c.targeted) && (!c.isIf || c.hasElse && !c.thenOpen):
+					// Nothing falls out of the construct and nothing
+					// branches to its end: what follows is dead.
+					closeRegion()
+				case int32(region) == c.opener:
+					// The construct opened no region: the open one goes on.
+				default:
+					// Every way into the construct, which only its opener
+					// enters, comes out here exactly once (but for traps):
+					// the opener pays for it.
+					closeRegion()
+					region = int(c.opener)
+					cost = events[region].val
+					entry, header, branched = false, false, true
 				}
 			}
 		}

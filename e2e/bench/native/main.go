@@ -13,8 +13,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
+	_ "github.com/wasmsand/wasmsand/platform/native" // runs the sandbox natively
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
@@ -30,14 +32,16 @@ func main() {
 	data := flag.String("data", "", "folder whose files are copied into the sandbox's working directory")
 	cases := flag.String("cases", "", "JSON list of {name, cmd, runs}")
 	cache := flag.String("cachedir", "", "compilation cache folder")
+	setup := flag.String("setup", "", "command run once before the timing")
+	cpu := flag.Bool("cpu", false, "time the process's CPU (user + system) rather than the wall clock")
 	flag.Parse()
-	if err := run(*tools, *data, *cases, *cache); err != nil {
+	if err := run(*tools, *data, *cases, *cache, *setup, *cpu); err != nil {
 		fmt.Fprintln(os.Stderr, "native:", err)
 		os.Exit(1)
 	}
 }
 
-func run(tools, data, casesJSON, cache string) error {
+func run(tools, data, casesJSON, cache, setup string, cpu bool) error {
 	var cases []benchCase
 	if err := json.Unmarshal([]byte(casesJSON), &cases); err != nil {
 		return fmt.Errorf("-cases: %w", err)
@@ -54,6 +58,9 @@ func run(tools, data, casesJSON, cache string) error {
 			return err
 		}
 		for _, e := range ents {
+			if !e.Type().IsRegular() {
+				continue // the setup command makes the rest
+			}
 			b, err := os.ReadFile(filepath.Join(data, e.Name()))
 			if err != nil {
 				return err
@@ -61,6 +68,11 @@ func run(tools, data, casesJSON, cache string) error {
 			if err := sb.WriteFile("/home/user/"+e.Name(), b, 0o644); err != nil {
 				return err
 			}
+		}
+	}
+	if setup != "" {
+		if r, err := sb.Run(ctx, setup); err != nil || r.ExitCode != 0 {
+			return fmt.Errorf("setup: %v %s", err, r.Stderr)
 		}
 	}
 	// Warm up: the first guest compiles (or loads from the cache) the tools.
@@ -71,7 +83,7 @@ func run(tools, data, casesJSON, cache string) error {
 	for _, c := range cases {
 		times := make([]float64, 0, c.Runs)
 		for range max(c.Runs, 1) {
-			start := time.Now()
+			start, cpu0 := time.Now(), cpuTime()
 			r, err := sb.Run(ctx, c.Cmd)
 			if err != nil {
 				return err
@@ -79,10 +91,23 @@ func run(tools, data, casesJSON, cache string) error {
 			if r.ExitCode != 0 {
 				return fmt.Errorf("%s: exit %d: %s", c.Cmd, r.ExitCode, r.Stderr)
 			}
-			times = append(times, float64(time.Since(start))/float64(time.Millisecond))
+			took := time.Since(start)
+			if cpu {
+				took = cpuTime() - cpu0
+			}
+			times = append(times, float64(took)/float64(time.Millisecond))
 		}
 		slices.Sort(times)
 		out[c.Name] = times[len(times)/2]
 	}
 	return json.NewEncoder(os.Stdout).Encode(out)
+}
+
+// cpuTime returns the CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,12 +1,14 @@
 package main
 
+import "github.com/wasmsand/wasmsand/wasm/guest/internal/difftest"
+
 // Case constructors: o compares stdout and the exit status, b also runs
 // the case in the sandbox, n has no state check.
-func o(script string) dcase { return dcase{script: script} }
-func b(c dcase) dcase       { c.box = true; return c }
-func n(c dcase) dcase       { c.nocheck = true; return c }
+func o(script string) difftest.Script     { return difftest.Script{Script: script} }
+func b(c difftest.Script) difftest.Script { c.Box = true; return c }
+func n(c difftest.Script) difftest.Script { c.NoCheck = true; return c }
 
-var cases = []dcase{
+var cases = []difftest.Script{
 	// init, add, commit, status.
 	o(`git init >/dev/null; git status`),
 	o(`git init -q; git status -s; git status --porcelain`),
@@ -285,6 +287,82 @@ body line two'; git log -1 --format='[%s][%b]'; git log -1 --format=%B; git show
 	o(`mk; mkdir -p a/b; printf 'x\n' > a/b/c; printf 'a/\n' > .gitignore; git status -s; git add -f a/b/c; git status -s`),
 	o(`mk; printf 'x\n' > 'q"uote'; printf 'y\n' > 'tab	name'; git status -s; git add .; git status -s; git commit -qm q; git log --name-only --format=%s -1`),
 	o(`mk; printf 'caf\303\251\n' > 'caf\303\251.txt'; git add .; git status -s; git commit -qm u; git log --stat --format=%s -1`),
+
+	// Porcelain status of renames, deletes, untracked directories.
+	o(`mk; git mv a.txt z.txt; git status --porcelain; git status --porcelain=v1 -uall`),
+	o(`mk; git mv a.txt z.txt; printf 'more\n' >> z.txt; git status --porcelain; git status`),
+	o(`mk; mkdir -p u/v; printf 'x\n' > u/v/w; printf 'y\n' > u/top; git status --porcelain; git status --porcelain -uall; git status --porcelain -unormal`),
+	o(`mk; rm a.txt; git rm -q --cached b.txt; git status --porcelain; git status`),
+	o(`mk; git rm -q a.txt; printf 'one\ntwo\nthree\n' > a.txt; git status --porcelain`),
+	o(`mk; printf 'n\n' >> a.txt; git add a.txt; rm a.txt; git status --porcelain; git status -s`),
+	o(`mk; mkdir sub; printf 'x\n' > sub/f; git add sub; rm -r sub; git status --porcelain; git status`),
+	o(`mk; git status --porcelain -z | tr '\0' '|'; printf 'x\n' > n1; git mv a.txt z.txt; git status --porcelain -z | tr '\0' '|'`),
+	o(`mk; printf 'x\n' > 'with space'; mkdir 'dir sp'; printf 'y\n' > 'dir sp/f'; git status --porcelain; git status --porcelain -uall`),
+	o(`mk; printf 'x\n' > .hidden; mkdir .cfg; printf 'y\n' > .cfg/k; git status --porcelain -uall; git add .; git status --porcelain`),
+
+	// diff between commits.
+	o(`mk; printf 'n\n' >> a.txt; printf 'c\n' > c; git add .; git commit -qm two; git rm -q b.txt; git commit -qm three; git diff --stat HEAD~2 HEAD; git diff --name-only HEAD~2; git diff --name-status HEAD~2 HEAD~1`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git diff --numstat HEAD~1 HEAD; git diff --shortstat HEAD~1 HEAD`),
+	o(`mk; git checkout -q -b f; printf 'f\n' > f; git add f; git commit -qm f; git checkout -q master; printf 'm\n' >> a.txt; git commit -qam m; git diff master..f --stat; git diff master...f --name-only; git diff f master --name-status`),
+	o(`mk; git tag t0; printf 'n\n' >> a.txt; git commit -qam two; git diff t0 --stat; git diff t0 HEAD -- b.txt; echo [$?]`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git diff HEAD^ HEAD -- a.txt | head -5; git diff HEAD~1..HEAD --name-only`),
+	o(`mk; git mv a.txt moved.txt; git commit -qm mv; git diff --stat HEAD~1; git diff --name-status HEAD~1; git diff -M --name-status HEAD~1 HEAD`),
+
+	// log formats.
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam 'two: fix'; git log --format='%h|%an|%ae|%s'; git log --format='%H' -1; git log --format='%cn <%ce>' -1`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git log --oneline --name-status; git log --format=%s --numstat`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git log --pretty=oneline; git log --pretty=medium -1; git log --pretty=fuller -1`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git log --format='%ad %s' --date=short; git log --format='%ad' --date=iso -1; git log --format='%cd' --date=unix -1`),
+	o(`mk; for i in 1 2 3 4 5; do printf "$i\n" >> a.txt; git commit -qam "c$i"; done; git log --skip=2 --oneline; git log --oneline -3 --reverse; git log --oneline HEAD~4..HEAD~1`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; printf 'n\n' >> b.txt; git commit -qam three; git log --oneline -- a.txt b.txt; git log --format=%s -1 -- b.txt`),
+	o(`mk; git checkout -q -b f; printf 'f\n' > f; git add f; git commit -qm f; git checkout -q master; printf 'm\n' > m; git add m; git commit -qm m; git merge -q -m merged f; git log --format='%s|%p'; git log --first-parent --format=%s`),
+	o(`mk; git log --format='%T %t %P %p' ; git log --format='%an%n%ae%n---' -1; git log --format='[%s]%x09[%h]' -1`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git log -1 -p --format=%s; git log --stat --oneline -1`),
+
+	// merge conflicts.
+	o(`mk; git checkout -q -b f; printf 'one\nF\nthree\n' > a.txt; printf 'F\n' > b.txt; git commit -qam f; git checkout -q master; printf 'one\nM\nthree\n' > a.txt; printf 'M\n' > b.txt; git commit -qam m; git merge f; echo $?; git status --porcelain; cat b.txt`),
+	o(`mk; git checkout -q -b f; git rm -q a.txt; git commit -qm f; git checkout -q master; printf 'changed\n' >> a.txt; git commit -qam m; git merge f; echo $?; git status --porcelain`),
+	o(`mk; git checkout -q -b f; printf 'one\nF\nthree\n' > a.txt; git commit -qam f; git checkout -q master; printf 'one\nM\nthree\n' > a.txt; git commit -qam m; git merge f >/dev/null; git checkout --theirs a.txt 2>/dev/null || git show f:a.txt > a.txt; git add a.txt; git commit -qm resolved; cat a.txt; git log --format=%s -1`),
+	o(`mk; git checkout -q -b f; printf 'one\nF\nthree\n' > a.txt; git commit -qam f; git checkout -q master; printf 'one\nM\nthree\n' > a.txt; git commit -qam m; git merge f >/dev/null; git commit -qm try; echo $?; git merge --continue 2>/dev/null; echo $?`),
+
+	// stash.
+	o(`mk; printf 'w1\n' >> a.txt; git stash -q; printf 'w2\n' >> b.txt; git stash -q -m second; git stash list; git stash pop -q stash@{1}; git status -s; git stash list`),
+	o(`mk; printf 'w1\n' >> a.txt; git add a.txt; printf 'w2\n' >> b.txt; git stash -q; git stash show --stat; git stash pop -q; git status --porcelain`),
+	o(`mk; printf 'w\n' >> a.txt; git stash -q; git stash apply -q; git stash list; git stash drop -q; git stash list; echo $?`),
+	o(`mk; printf 'u\n' > untracked; printf 'w\n' >> a.txt; git stash -q; git status --porcelain; git stash -q --include-untracked; git status --porcelain; git stash list`),
+	o(`mk; printf 'w\n' >> a.txt; git stash -q; git checkout -q -b other; git stash pop -q; git status -sb`),
+
+	// reset modes.
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; printf 'x\n' > new; git add new; git reset --soft HEAD~1; git status --porcelain; git diff --cached --stat`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; printf 'x\n' >> b.txt; git reset --mixed HEAD~1; git status --porcelain; git diff --stat`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; printf 'u\n' > untracked; git reset --hard HEAD~1; git status --porcelain; ls`),
+	o(`mk; git tag start; printf 'n\n' >> a.txt; git commit -qam two; printf 'm\n' >> a.txt; git commit -qam three; git reset --hard start; git log --oneline; git reset --hard ORIG_HEAD 2>/dev/null; git log --oneline`),
+	o(`mk; printf 'x\n' > c; git add c; printf 'y\n' >> a.txt; git add a.txt; git reset HEAD c; git status --porcelain`),
+
+	// tags.
+	o(`mk; git tag -a v1.0 -m 'Release 1.0'; git tag -n; git cat-file -t v1.0; git cat-file -p v1.0 | head -3; git cat-file -p 'HEAD^{tree}'; git cat-file -s HEAD:a.txt; git cat-file -e HEAD:nope; echo $?`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git tag v1 HEAD~1; git tag v2; git tag --contains HEAD~1; git tag --contains HEAD; git tag --sort=-refname; git tag v10; git tag v9; git tag --sort=version:refname`),
+	o(`mk; git tag v1; printf 'n\n' >> a.txt; git commit -qam two; git tag -f v1; git rev-parse v1 HEAD | uniq | wc -l; git show v1 --stat --format=%s`),
+	o(`mk; git tag 'bad tag'; echo $?; git tag v1 nope; echo $?; git tag`),
+
+	// .gitignore patterns.
+	o(`mk; printf '/root.txt\n*.tmp\n!important.tmp\nlogs/\n' > .gitignore; printf 'r\n' > root.txt; mkdir -p sub logs; printf 'r\n' > sub/root.txt; printf 't\n' > x.tmp; printf 't\n' > important.tmp; printf 'l\n' > logs/a; git status --porcelain -uall`),
+	o(`mk; printf 'build/\n**/cache\n*.py[co]\n' > .gitignore; mkdir -p build a/cache b/c/cache; printf 'x\n' > build/o; printf 'x\n' > a/cache/f; printf 'x\n' > b/c/cache/g; printf 'x\n' > m.pyc; printf 'x\n' > m.py; git status --porcelain -uall`),
+	o(`mk; printf 'doc/*.txt\n' > .gitignore; mkdir -p doc/sub; printf 'x\n' > doc/a.txt; printf 'x\n' > doc/sub/b.txt; printf 'x\n' > doc/c.md; git status --porcelain -uall`),
+	o(`mk; printf '*\n!*/\n!*.go\n' > .gitignore; mkdir -p p/q; printf 'x\n' > p/q/a.go; printf 'x\n' > p/q/b.txt; printf 'x\n' > c.go; git status --porcelain -uall`),
+	o(`mk; printf '# comment\n\n\\#hash\n  \ntrailing \n' > .gitignore; printf 'x\n' > '#hash'; printf 'x\n' > comment; git status --porcelain -uall`),
+	o(`mk; mkdir -p a/b; printf 'x\n' > a/b/f.log; printf '*.log\n' > a/.gitignore; printf '!f.log\n' > a/b/.gitignore; git status --porcelain -uall`),
+	o(`mk; printf 'x\n' > ignored.txt; printf 'ignored.txt\n' > .gitignore; git add .gitignore; git commit -qm ig; git status --porcelain; git check-ignore ignored.txt 2>/dev/null; git ls-files`),
+
+	// Everyday sequences.
+	o(`mk; git checkout -q -b feature; printf 'f1\n' > f; git add f; git commit -qm 'feat: one'; printf 'f2\n' >> f; git commit -qam 'feat: two'; git checkout -q master; git merge -q feature; git branch -d feature; git log --oneline; git status -s`),
+	o(`mk; printf 'n\n' >> a.txt; git add -A; git commit -q --amend -m 'init amended'; git log --format='%s %P'; git show --stat --format=%s`),
+	o(`mk; printf 'a\n' > x; git add x; git commit -qm x; git rm -q x; git commit -qm rmx; git checkout HEAD~1 -- x; git status --porcelain; cat x`),
+	o(`mk; mkdir -p d; printf '1\n' > d/one; printf '2\n' > d/two; git add d; git commit -qm d; git mv d e; git status --porcelain; git commit -qm mvdir; git log --name-status -1 --format=%s`),
+	o(`mk; printf 'n\n' >> a.txt; git diff > p.patch; git checkout -- a.txt; git status --porcelain; wc -l < p.patch`),
+	o(`mk; git show HEAD --name-only --format='%s'; git show HEAD:a.txt | wc -l; git show --format=%an -s HEAD`),
+	o(`mk; printf 'n\n' >> a.txt; git commit -qam two; git checkout -q HEAD~1; git status | head -1; git checkout -q master; git status | head -1`),
+	b(o(`mkdir s; cd s; mk; git tag v1; cd ..; git clone -q s c; cd c; git log --oneline --all; git status -sb; git tag; printf 'n\n' >> a.txt; git commit -qam two; git push -q origin HEAD:side; git -C ../s branch`)),
 
 	// Repositories made by the host's git, read by this one.
 	o(`/usr/bin/git init -q; printf 'a\nb\n' > f; /usr/bin/git add f; /usr/bin/git commit -qm host; printf 'c\n' >> f; git status -s; git diff; git log --oneline; git commit -qam ours; /usr/bin/git log --oneline`),

@@ -3,28 +3,32 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/wasmsand/wasmsand/sandbox"
-	"github.com/wasmsand/wasmsand/wasm/guest"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/difftest"
 )
 
-// A differential case: a bash script run in a fresh directory, once with
+// A differential case is a bash script run in a fresh directory, once with
 // this module's git first on PATH and once with git's. The state check
 // that follows every script reads the repository with the host's git
 // (/usr/bin/git) either way: a repository made here must read the same.
-type dcase struct {
-	script  string
-	stderr  bool // compare stderr too
-	box     bool // also run inside the sandbox
-	nocheck bool // no state check (the script makes no repository)
+// In the sandbox, the check reads it with this git and git fsck is left
+// out (the sandbox has none).
+var suite = &difftest.Suite{
+	Commands: Names(),
+	Prelude:  prelude,
+	Check:    check,
+	Env:      gitEnv,
+	Modules:  []string{"git", "coreutils", "archive"},
+	ForSandbox: func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, fsckLine, ""), "/usr/bin/git", "git")
+	},
+	ForReference: func(s string) string { return strings.ReplaceAll(s, fsckLine, "") },
 }
 
 // prelude defines helpers the cases use; mk makes a repository with one
@@ -51,101 +55,15 @@ var gitEnv = []string{
 	"GIT_CONFIG_NOSYSTEM=1", "GIT_PAGER=cat", "PAGER=cat",
 }
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-)
-
-// ourBin builds this module natively and links each command name to it.
-func ourBin(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "git-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		exe := filepath.Join(dir, "gitmod")
-		if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		for _, n := range Names() {
-			if err := os.Symlink(exe, filepath.Join(dir, n)); err != nil {
-				buildErr = err
-				return
-			}
-		}
-		binDir = dir
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binDir
-}
-
-type result struct {
-	stdout, stderr string
-	code           int
-}
-
-// runNative runs script in a fresh directory dir with path first on PATH
-// (empty for the real tools only). Standard input is /dev/null.
-func runNative(t *testing.T, dir, path, script string) result {
-	t.Helper()
-	os.RemoveAll(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Error(err)
-		return result{}
-	}
-	p := "/usr/local/bin:/usr/bin:/bin"
-	if path != "" {
-		p = path + ":" + p
-	}
-	env := append([]string{"PATH=" + p, "TZ=UTC", "LC_ALL=C", "HOME=" + dir}, gitEnv...)
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Dir, cmd.Env = dir, env
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Errorf("%s: %v", script, err)
-	}
-	return result{out.String(), errOut.String(), code}
-}
-
-func (c dcase) same(got, want result) bool {
-	if got.stdout != want.stdout || got.code != want.code {
-		return false
-	}
-	return !c.stderr || got.stderr == want.stderr
-}
-
 func oracleAvailable(t *testing.T) {
 	out, err := exec.Command("/usr/bin/git", "--version").Output()
 	if err != nil {
 		t.Skip("git not installed (apt-get install git)")
 	}
 	if !bytes.HasPrefix(out, []byte("git version 2.")) {
-		t.Skipf("the oracle is git 2.39, found %q", firstLine(string(out)))
+		l, _, _ := strings.Cut(string(out), "\n")
+		t.Skipf("the oracle is git 2.39, found %q", l)
 	}
-}
-
-// script is a case's full script: the prelude, the case and the check.
-func (c dcase) full() string {
-	if c.nocheck {
-		return prelude + c.script
-	}
-	return prelude + c.script + check
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }
 
 // TestDifferential runs every case with this module's git and with the
@@ -153,98 +71,15 @@ func firstLine(s string) string {
 // where asked, stderr.
 func TestDifferential(t *testing.T) {
 	oracleAvailable(t)
-	bin := ourBin(t)
-	root := t.TempDir()
-	// Two workers, each in its own directory: the cases are independent.
-	type outcome struct{ got, want result }
-	outcomes := make([]outcome, len(cases))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := range 2 {
-		dir := filepath.Join(root, fmt.Sprint("w", w))
-		wg.Go(func() {
-			for i := range next {
-				c := cases[i]
-				outcomes[i] = outcome{runNative(t, dir, bin, c.full()), runNative(t, dir, "", c.full())}
-			}
-		})
-	}
-	for i := range cases {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	failed := 0
-	for i, c := range cases {
-		got, want := outcomes[i].got, outcomes[i].want
-		if !c.same(got, want) {
-			failed++
-			t.Errorf("case %d: %s\ngot  (%d) stdout %q\n     stderr %q\nwant (%d) stdout %q\n     stderr %q",
-				i, c.script, got.code, got.stdout, got.stderr, want.code, want.stdout, want.stderr)
-		}
-	}
-	t.Logf("%d cases, %d differ", len(cases), failed)
+	suite.Differential(t, cases)
 }
 
-var (
-	toolsOnce sync.Once
-	toolsPath string
-	toolsErr  error
-)
-
-// toolsDir builds this module (through guest.BuildWasm: go-git needs its
-// overlay), coreutils and archive (tar) for wasip1 and writes their
-// manifest.
-func toolsDir(t testing.TB) string {
-	t.Helper()
-	toolsOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "git-tools")
-		if err != nil {
-			toolsErr = err
-			return
-		}
-		manifest := map[string][]string{}
-		for _, m := range []string{"git", "coreutils", "archive"} {
-			out := filepath.Join(dir, m+".wasm")
-			if err := guest.BuildWasm(context.Background(), "github.com/wasmsand/wasmsand/wasm/guest/"+m, out); err != nil {
-				toolsErr = fmt.Errorf("building %s: %v", m, err)
-				return
-			}
-			list := exec.Command("go", "run", "../"+m)
-			list.Env = append(os.Environ(), "WASMSAND_LIST_COMMANDS=1")
-			b, err := list.Output()
-			if err != nil {
-				toolsErr = fmt.Errorf("listing %s: %v", m, err)
-				return
-			}
-			manifest[m+".wasm"] = strings.Fields(string(b))
-		}
-		data, _ := json.Marshal(manifest)
-		toolsErr = os.WriteFile(filepath.Join(dir, "manifest.json"), data, 0o644)
-		toolsPath = dir
-	})
-	if toolsErr != nil {
-		t.Fatal(toolsErr)
-	}
-	return toolsPath
-}
-
-func newSandbox(t *testing.T) *sandbox.Sandbox {
-	t.Helper()
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	sb, err := sandbox.New(context.Background(), sandbox.Options{
-		ToolsDir: toolsDir(t),
-		CacheDir: filepath.Join(cache, "wasmsand-test", "modules"),
-		Env:      append([]string{"TZ=UTC", "LC_ALL=C"}, gitEnv...),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	return sb
+// TestSandbox runs the cases marked for it inside the sandbox, where the
+// state check reads the repository with this git, and compares the
+// answers with the host git's.
+func TestSandbox(t *testing.T) {
+	oracleAvailable(t)
+	suite.InSandbox(t, cases)
 }
 
 // TestExportImport makes a repository in the sandbox, carries it out with
@@ -254,7 +89,7 @@ func TestExportImport(t *testing.T) {
 		t.Skip("builds guest modules")
 	}
 	oracleAvailable(t)
-	sb := newSandbox(t)
+	sb := suite.Sandbox(t, sandbox.Options{})
 	ctx := context.Background()
 	script := `mkdir -p /tmp/r && cd /tmp/r && git init -q && printf 'a\nb\n' > f && mkdir d && printf 'x\n' > d/g &&
 git add . && git commit -qm one && git checkout -q -b side && printf 'c\n' >> f && git commit -qam two &&
@@ -306,36 +141,4 @@ tar cf /tmp/r.tar -C /tmp r`
 	if res.ExitCode != 0 || string(res.Stdout) != wantBack {
 		t.Errorf("the sandbox's git reads the host's repository as (%d)\n%s%s\nwant\n%s", res.ExitCode, res.Stdout, res.Stderr, wantBack)
 	}
-}
-
-// TestSandbox runs the cases marked for it inside the sandbox, where the
-// state check reads the repository with this git, and compares the
-// answers with the host git's.
-func TestSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds guest modules")
-	}
-	oracleAvailable(t)
-	sb := newSandbox(t)
-	root := t.TempDir()
-	n, failed := 0, 0
-	for i, c := range cases {
-		if !c.box {
-			continue
-		}
-		n++
-		want := runNative(t, filepath.Join(root, "w"), "", strings.ReplaceAll(c.full(), fsckLine, ""))
-		script := "cd /; rm -rf /tmp/w; mkdir -p /tmp/w; cd /tmp/w; export HOME=/tmp/w\n" + strings.ReplaceAll(strings.ReplaceAll(c.full(), fsckLine, ""), "/usr/bin/git", "git")
-		res, err := sb.Run(context.Background(), script)
-		if err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		got := result{string(res.Stdout), string(res.Stderr), res.ExitCode}
-		if !c.same(got, want) {
-			failed++
-			t.Errorf("case %d: %s\ngot  (%d) stdout %q\n     stderr %q\nwant (%d) stdout %q\n     stderr %q",
-				i, c.script, got.code, got.stdout, got.stderr, want.code, want.stdout, want.stderr)
-		}
-	}
-	t.Logf("%d sandbox cases, %d differ", n, failed)
 }

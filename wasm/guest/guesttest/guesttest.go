@@ -1,22 +1,15 @@
 // Package guesttest gives tests a directory of built guest tool modules.
 // The build runs once per test binary and is cached on disk under the
 // user cache directory, keyed by a hash of the guest sources, so it is
-// redone only when they change.
+// redone only when they change (guest.Cached; package platform/native
+// uses the same directory).
 package guesttest
 
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 
@@ -49,84 +42,7 @@ func Dir(tb testing.TB) string {
 }
 
 func build() (string, error) {
-	hash, err := sourceHash(guest.SourceDir())
-	if err != nil {
-		return "", err
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	out := filepath.Join(cache, "wasmsand-test", "tools-"+hash[:16])
-	if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
-		return out, nil
-	}
-	// Build beside the final place, then rename, so concurrent test
-	// binaries never see a half-built directory.
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), "build-")
-	if err != nil {
-		return "", err
-	}
-	if err := guest.Build(context.Background(), tmp); err != nil {
-		os.RemoveAll(tmp)
-		return "", err
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		os.RemoveAll(tmp)
-		if _, serr := os.Stat(filepath.Join(out, "manifest.json")); serr == nil {
-			return out, nil // another process won the race
-		}
-		return "", err
-	}
-	return out, nil
-}
-
-// sourceHash hashes every Go file and go.mod/go.sum that the guest build
-// depends on, plus the Go version.
-func sourceHash(src string) (string, error) {
-	h := sha256.New()
-	fmt.Fprintln(h, runtime.Version(), guest.Preinit())
-	var files []string
-	// The image transform and the decoder it uses shape the output too.
-	walk := func(root string) error {
-		return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			// Embedded sources (the js module's prelude) count as well.
-			if !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".js") && !strings.Contains(p, "testdata")) {
-				files = append(files, p)
-			}
-			return nil
-		})
-	}
-	for _, dir := range []string{src, filepath.Join(src, "..", "preinit"), filepath.Join(src, "..", "binary")} {
-		if err := walk(dir); err != nil {
-			return "", err
-		}
-	}
-	root := filepath.Join(src, "..", "..")
-	files = append(files, filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum"))
-	sort.Strings(files)
-	for _, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			if os.IsNotExist(err) {
-				continue
-			}
-			return "", err
-		}
-		fmt.Fprintln(h, strings.TrimPrefix(p, root))
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return "", err
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return guest.Cached(context.Background(), guest.CacheRoot(), nil)
 }
 
 // Records returns n lines of realistic tabular text, the data of the

@@ -1,17 +1,19 @@
 package main
 
+import "github.com/wasmsand/wasmsand/wasm/guest/internal/difftest"
+
 // Case constructors: s compares stdout sorted by line (ripgrep's order
 // across files varies from run to run), o in order; e compares stderr
 // too; b also runs the case in the sandbox.
-func s(script string) dcase { return dcase{script: script, sort: true} }
-func o(script string) dcase { return dcase{script: script} }
-func e(script string) dcase { return dcase{script: script, stderr: true} }
-func b(c dcase) dcase       { c.box = true; return c }
+func s(script string) difftest.Script     { return difftest.Script{Script: script, Sort: true} }
+func o(script string) difftest.Script     { return difftest.Script{Script: script} }
+func e(script string) difftest.Script     { return difftest.Script{Script: script, Stderr: true} }
+func b(c difftest.Script) difftest.Script { c.Box = true; return c }
 
 // js normalises the times in --json output, which differ from run to run.
 const js = ` | sed -E 's/"(secs|nanos)":[0-9]+/"\1":0/g; s/"human":"[0-9.]+s"/"human":"0s"/g'`
 
-var cases = []dcase{
+var cases = []difftest.Script{
 	// Recursive search, ignore files, hidden files.
 	b(s(`cd r && rg hello`)),
 	b(s(`cd r && rg hello .`)),

@@ -267,6 +267,10 @@ var diffCases = []difftest.Case{
 	{Script: "expr abc : '\\(a'; echo $?", Stderr: true},
 	{Script: "expr -- 3 + 4"},
 	{Script: "expr 'a^c' : 'a^c'; expr 'x*' : 'x\\*'; expr '*a' : '*a'"},
+	{Script: "expr abab : '\\(ab\\)\\1'; expr abac : '\\(ab\\)\\1'; echo $?; expr xyxy : '\\(.*\\)\\1$'"},
+	{Script: "expr cat : 'dog\\|c'; expr 2024-03-15 : '\\([0-9]*\\)-'; expr aaa : 'a*$'; expr aab : 'a*$'; echo $?"},
+	{Script: "expr abc : 'b*'; expr abc : 'x\\{1,\\}'; echo $?"},
+	{Script: "expr a : '\\1'; echo $?; expr a : 'a\\{1'; echo $?", Stderr: true},
 	// base64, base32
 	{Script: "base64 words"},
 	{Script: "base64 -w 10 f3"},

@@ -73,6 +73,31 @@ var sandboxCases = []struct {
 	{"printf 'a\\r\\n' | dos2unix | od -c | head -1; printf 'a b\\nb c\\n' | tsort", "0000000   a  \\n\na\nb\nc\n", 0},
 	{"factor 12 1000000016000000063", "12: 2 2 3\n1000000016000000063: 1000000007 1000000009\n", 0},
 	{"ls /usr/bin | grep -c -x -e rg -e git -e yq -e tree -e b2sum", "5\n", 0},
+	// The process table: yes runs until it is killed.
+	{"yes >/dev/null & until pgrep -x yes >/dev/null; do :; done; ps -o pid=,ppid=,stat=,comm= | awk -v j=$! -v s=$$ '$4 != \"ps\" && $4 != \"awk\" {print ($1==j ? \"J\" : $1==s ? \"S\" : $1), ($2==s ? \"S\" : $2), $3, $4}'; kill $!",
+		"S 0 Ss bash\nJ S S yes\n", 0},
+	{"yes >/dev/null & until pgrep -x yes >/dev/null; do :; done; /usr/bin/kill $!; wait $!; echo $?", "143\n", 0},
+	{"yes >/dev/null & until pidof yes >/dev/null; do :; done; /usr/bin/kill -9 $!; wait $!; echo $?", "137\n", 0},
+	{"yes >/dev/null & until pidof yes >/dev/null; do :; done; [ \"$(pidof yes)\" = $! ] && [ \"$(pgrep yes)\" = $! ] && echo same; pkill -x yes; wait $!; echo $?", "same\n143\n", 0},
+	{"yes >/dev/null & until pidof yes >/dev/null; do :; done; pkill -HUP -e yes | sed \"s/$!/J/\"; wait $!; echo $?", "yes killed (pid J)\n129\n", 0},
+	{"/usr/bin/kill 99999; echo $?; /usr/bin/kill -0 $$; echo $?; /usr/bin/kill $$ 2>&1", "1\n0\nkill: (1): Operation not permitted\n", 1},
+	{"[ \"$(ps -o pid= -p $$ | tr -d ' ')\" = $$ ] && ps -o comm=,args= -p $$", "bash            bash\n", 0},
+	{"sh -c 'ps -o ppid= -C ps; echo $$' | tr -d ' ' | uniq | wc -l", "1\n", 0},
+	{"ps | head -1; ps -f | head -1; ps aux | head -1 | cut -c1-41", "  PID TTY          TIME CMD\nUID        PID  PPID  C STIME TTY          TIME CMD\nUSER       PID %CPU %MEM    VSZ   RSS TTY\n", 0},
+	{"ps -o user=,tty=,time=,etime= -p $$", "user     ?        00:00:00       00:00\n", 0},
+	{"/usr/bin/time -f '%C %x' sh -c 'exit 3' 2>&1; echo $?", "Command exited with non-zero status 3\nsh -c exit 3 3\n3\n", 0},
+	{"/usr/bin/time -p true 2>&1 | cut -d' ' -f1; /usr/bin/time -f %M seq 10 2>&1 >/dev/null | awk '$1 > 1000 {print \"big\"}'", "real\nuser\nsys\nbig\n", 0},
+	{"/usr/bin/time nosuch 2>&1 | head -2", "/usr/bin/time: cannot run nosuch: No such file or directory\nCommand exited with non-zero status 127\n", 0},
+	{"free -m | awk '/Mem/ {print $2}'; free -b | awk '/Swap/ {print $2, $3, $4}'; free | head -1", "256\n0 0 0\n               total        used        free      shared  buff/cache   available\n", 0},
+	{"uptime; uptime -p; uptime -s", " 08:09:10 up 0 min,  1 user,  load average: 0.00, 0.00, 0.00\nup 0 minutes\n2030-06-07 08:09:10\n", 0},
+	{"arch; groups; logname; tty; echo $?; pwd; /usr/bin/pwd; nice", "x86_64\nuser\nuser\nnot a tty\n1\n/home/user\n/home/user\n0\n", 0},
+	{"seq 1000 | xz | xz -d | tail -1; seq 1000 | bzip2 | bzcat | tail -1; seq 5 | lzma | unlzma | head -1", "1000\n1000\n1\n", 0},
+	{"seq 3 > n && xz -k n && bzip2 -k n && ls n* && xzcat n.xz && bunzip2 -c n.bz2 | wc -l", "n\nn.bz2\nn.xz\n1\n2\n3\n3\n", 0},
+	{"printf 'b\\na\\n' > s && sort s | sponge s && cat s && printf 'hi' | basenc --base16", "a\nb\n6869\n", 0},
+	{"ls /usr/bin | grep -c -x -e ps -e kill -e time -e free -e uptime -e xz -e bzip2 -e sponge", "8\n", 0},
+	{"mkfifo p && [ -p p ] && stat -c %a p && { seq 3 > p & } && sort -r < p; rm p", "644\n3\n2\n1\n", 0},
+	{"cal 2 2024 | head -2; printf 'caf\\303\\251' | iconv -f utf-8 -t latin1 | od -An -tx1", "   February 2024      \nSu Mo Tu We Th Fr Sa  \n 63 61 66 e9\n", 0},
+	{"dd if=/dev/zero bs=1k count=2 2>&1 >/dev/null | head -2; getconf PAGESIZE; getconf _NPROCESSORS_ONLN; getconf _PHYS_PAGES", "2+0 records in\n2+0 records out\n4096\n1\n65536\n", 0},
 }
 
 func TestInSandbox(t *testing.T) {
@@ -95,7 +120,7 @@ func TestInSandbox(t *testing.T) {
 	}
 	defer sb.Close()
 	for _, c := range sandboxCases {
-		if _, err := sb.Run(ctx, "cd /home/user && rm -rf f l h d t s g a b p x.* /tmp/tmp.*"); err != nil {
+		if _, err := sb.Run(ctx, "cd /home/user && rm -rf f l h d t s g a b p n n.xz n.bz2 x.* /tmp/tmp.*"); err != nil {
 			t.Fatal(err)
 		}
 		if err := sb.WriteFile("/home/user/f", []byte("hello\n"), 0o644); err != nil {

@@ -1,11 +1,13 @@
 package main
 
+import "github.com/wasmsand/wasmsand/wasm/guest/internal/difftest"
+
 // Case constructors: o compares stdout and the exit status, b also runs
 // the case in the sandbox.
-func o(script string) dcase { return dcase{script: script} }
-func b(c dcase) dcase       { c.box = true; return c }
+func o(script string) difftest.Script     { return difftest.Script{Script: script} }
+func b(c difftest.Script) difftest.Script { c.Box = true; return c }
 
-var cases = []dcase{
+var cases = []difftest.Script{
 	// Reading and navigating.
 	b(o(`yq '.name' a.yaml`)),
 	b(o(`yq '.items[0].id' a.yaml`)),

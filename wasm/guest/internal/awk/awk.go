@@ -5,6 +5,7 @@ package awk
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -151,7 +152,17 @@ func Main(env *tool.Env) int {
 		NewlineOutput: interp.RawNewlineMode,
 		ShellCommand:  []string{"sh", "-c"},
 	}
-	status, err := interp.ExecProgram(prog, cfg)
+	it, err := interp.New(prog)
+	if err != nil {
+		env.Errorf("%v", err)
+		return 2
+	}
+	status, err := it.ExecuteContext(&memoryWatch{Context: context.Background()}, cfg)
+	if errors.Is(err, tool.ErrMemoryExhausted) {
+		sh.finish()
+		env.Errorf("%v", err)
+		return 2
+	}
 	if ferr := sh.finish(); ferr != nil && err == nil {
 		err = ferr
 	}
@@ -205,4 +216,27 @@ func isName(s string) bool {
 		return false
 	}
 	return true
+}
+
+// memoryWatch is the context awk's programs run under, so that an array
+// bomb ends with GNU's one line, "awk: memory exhausted", and status 2
+// rather than the Go runtime's fatal error: GoAWK looks at its context
+// every 1000 instructions and asks Err only once Done is closed, so Done
+// is closed from the start and Err checks the heap (every 16th time:
+// reading the runtime's metrics costs about as much as 1000
+// instructions).
+type memoryWatch struct {
+	context.Context
+	n int
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (w *memoryWatch) Done() <-chan struct{} { return closed }
+
+func (w *memoryWatch) Err() error {
+	if w.n++; w.n&15 != 0 {
+		return nil
+	}
+	return tool.HeapNearCap()
 }

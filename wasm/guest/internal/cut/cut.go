@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 var spec = tool.Spec{
@@ -72,7 +73,8 @@ type cut struct {
 	outSet     bool
 	onlyDelim  bool
 	eol        byte
-	chars      bool // -c counts UTF-8 characters
+	chars      bool   // -c counts UTF-8 characters
+	obuf       []byte // output of a block of lines, reused
 }
 
 // selected reports whether position i (1-based) is selected.
@@ -249,6 +251,44 @@ func Main(env *tool.Env) int {
 
 func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 	br := bufio.NewReaderSize(r, 64<<10)
+	{
+		// Whole buffers of lines at a time, into one output buffer: under
+		// wasm the calls of a line-by-line loop cost more than the work.
+		// What is left (a line longer than the buffer, a last line
+		// without its end) goes to the loop below.
+		for {
+			buf, err := br.Peek(max(br.Buffered(), 1))
+			end := bytes.LastIndexByte(buf, c.eol) + 1
+			if end == 0 {
+				if err != nil || len(buf) >= br.Size() {
+					break
+				}
+				if _, err := br.Peek(len(buf) + 1); err != nil {
+					break
+				}
+				continue
+			}
+			o := c.obuf[:0]
+			if c.mode == 'f' {
+				for b := buf[:end]; len(b) > 0; {
+					i := bytes.IndexByte(b, c.eol)
+					o = c.fields(o, b[:i])
+					b = b[i+1:]
+				}
+			} else {
+				for b := buf[:end]; len(b) > 0; {
+					i := bytes.IndexByte(b, c.eol)
+					o = c.positions(o, b[:i])
+					b = b[i+1:]
+				}
+			}
+			c.obuf = o
+			if _, err := out.Write(o); err != nil {
+				return err
+			}
+			br.Discard(end)
+		}
+	}
 	var long []byte
 	for {
 		line, err := br.ReadSlice(c.eol)
@@ -271,10 +311,11 @@ func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 			body = body[:len(body)-1]
 		}
 		if c.mode == 'f' {
-			c.fields(out, body)
+			c.obuf = c.fields(c.obuf[:0], body)
 		} else {
-			c.positions(out, body)
+			c.obuf = c.positions(c.obuf[:0], body)
 		}
+		out.Write(c.obuf)
 		if err != nil {
 			if err == io.EOF {
 				return nil
@@ -284,20 +325,22 @@ func (c *cut) file(out *bufio.Writer, r io.Reader) error {
 	}
 }
 
-func (c *cut) positions(out *bufio.Writer, b []byte) {
-	if !c.chars && !c.complement {
-		// Bytes: the merged spans are apart, so each is one slice.
+// positions appends to o the selected bytes or characters of the line b
+// (without its end) and the line's end.
+func (c *cut) positions(o, b []byte) []byte {
+	if (!c.chars || wc.IsASCII(b)) && !c.complement {
+		// Bytes (or characters of one byte): the merged spans are
+		// apart, so each is one slice.
 		for k, s := range c.spans {
 			if s.lo > len(b) {
 				break
 			}
 			if k > 0 && c.outSet {
-				out.Write(c.outDelim)
+				o = append(o, c.outDelim...)
 			}
-			out.Write(b[s.lo-1 : min(s.hi, len(b))])
+			o = append(o, b[s.lo-1:min(s.hi, len(b))]...)
 		}
-		out.WriteByte(c.eol)
-		return
+		return append(o, c.eol)
 	}
 	prev := false // the previous position was selected
 	first := true
@@ -308,26 +351,28 @@ func (c *cut) positions(out *bufio.Writer, b []byte) {
 		}
 		if c.selected(pos) {
 			if !prev && !first && c.outSet {
-				out.Write(c.outDelim)
+				o = append(o, c.outDelim...)
 			}
-			out.Write(b[i : i+n])
+			o = append(o, b[i:i+n]...)
 			prev, first = true, false
 		} else {
 			prev = false
 		}
 		i += n
 	}
-	out.WriteByte(c.eol)
+	return append(o, c.eol)
 }
 
-func (c *cut) fields(out *bufio.Writer, b []byte) {
-	i := bytes.Index(b, c.delim)
+// fields appends to o the selected fields of the line b (without its end)
+// and the line's end.
+func (c *cut) fields(o, b []byte) []byte {
+	i := c.index(b)
 	if i < 0 {
 		if !c.onlyDelim {
-			out.Write(b)
-			out.WriteByte(c.eol)
+			o = append(o, b...)
+			o = append(o, c.eol)
 		}
-		return
+		return o
 	}
 	// Past the last selected field nothing more is printed.
 	last := math.MaxInt
@@ -342,20 +387,24 @@ func (c *cut) fields(out *bufio.Writer, b []byte) {
 		}
 		if c.selected(n) {
 			if !first {
-				out.Write(c.outDelim)
+				o = append(o, c.outDelim...)
 			}
-			out.Write(field)
+			o = append(o, field...)
 			first = false
 		}
 		if i < 0 {
 			break
 		}
 		b = b[i+len(c.delim):]
-		if len(c.delim) == 1 {
-			i = bytes.IndexByte(b, c.delim[0])
-		} else {
-			i = bytes.Index(b, c.delim)
-		}
+		i = c.index(b)
 	}
-	out.WriteByte(c.eol)
+	return append(o, c.eol)
+}
+
+// index finds the delimiter in b.
+func (c *cut) index(b []byte) int {
+	if len(c.delim) == 1 {
+		return bytes.IndexByte(b, c.delim[0])
+	}
+	return bytes.Index(b, c.delim)
 }

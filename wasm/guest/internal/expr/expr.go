@@ -7,10 +7,10 @@ package expr
 import (
 	"fmt"
 	"math/big"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/posixre"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
 
@@ -408,24 +408,23 @@ func (p *parser) primary(eval bool) value {
 
 // match is STRING : REGEXP, the regexp a POSIX BRE anchored at the start.
 func match(s, pattern string) value {
-	goRE, groups, err := translateBRE(pattern)
+	re, err := posixre.Compile([]string{pattern}, posixre.Options{Anchored: true})
 	if err != nil {
 		panic(failure{2, err.Error()})
 	}
-	re, err := regexp.Compile(goRE)
+	caps := make([]int, 2*(re.NumSubexp()+1))
+	ok, err := re.FindSubmatch([]byte(s), caps)
 	if err != nil {
-		panic(failure{2, "Invalid regular expression"})
+		panic(failure{2, err.Error()})
 	}
-	re.Longest()
-	m := re.FindStringSubmatchIndex(s)
-	if groups > 0 {
-		if m == nil || m[2] < 0 {
+	if re.NumSubexp() > 0 {
+		if !ok || caps[2] < 0 {
 			return str("")
 		}
-		return str(s[m[2]:m[3]])
+		return str(s[caps[2]:caps[3]])
 	}
-	if m == nil {
+	if !ok {
 		return integer(new(big.Int))
 	}
-	return integer(big.NewInt(int64(utf8.RuneCountInString(s[:m[1]]))))
+	return integer(big.NewInt(int64(utf8.RuneCountInString(s[:caps[1]]))))
 }

@@ -19,6 +19,10 @@ func Perm(path string, follow bool) (fs.FileMode, error) { return perm(path, fol
 // Chmod sets the permission bits of path.
 func Chmod(path string, mode fs.FileMode, follow bool) error { return chmod(path, mode, follow) }
 
+// Mkfifo makes the named pipe path with permission bits mode, less the
+// umask.
+func Mkfifo(path string, mode uint32) error { return mkfifo(path, mode) }
+
 // FSUsage describes the filesystem holding path.
 func FSUsage(path string) (Usage, error) { return usage(path) }
 

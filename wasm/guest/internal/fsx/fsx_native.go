@@ -44,3 +44,10 @@ func usage(path string) (Usage, error) {
 		UsedInodes: st.Files - st.Ffree,
 	}, nil
 }
+
+func mkfifo(path string, mode uint32) error {
+	if err := syscall.Mkfifo(path, mode); err != nil {
+		return &fs.PathError{Op: "mkfifo", Path: path, Err: err}
+	}
+	return nil
+}

@@ -14,6 +14,9 @@ func pathChmod(path unsafe.Pointer, pathLen uint32, mode uint32, follow uint32) 
 //go:wasmimport wasmsand path_mode
 func pathMode(path unsafe.Pointer, pathLen uint32, follow uint32, mode unsafe.Pointer) uint32
 
+//go:wasmimport wasmsand path_mkfifo
+func pathMkfifo(path unsafe.Pointer, pathLen uint32, mode uint32) uint32
+
 //go:wasmimport wasmsand fs_usage
 func fsUsage(out unsafe.Pointer) uint32
 
@@ -57,4 +60,15 @@ func usage(string) (Usage, error) {
 		return Usage{}, syscall.Errno(en)
 	}
 	return Usage{MaxBytes: v[0], UsedBytes: v[1], MaxInodes: v[2], UsedInodes: v[3]}, nil
+}
+
+func mkfifo(path string, mode uint32) error {
+	b := []byte(path)
+	if len(b) == 0 {
+		return pathErr("mkfifo", path, uint32(syscall.ENOENT))
+	}
+	if en := pathMkfifo(unsafe.Pointer(&b[0]), uint32(len(b)), mode); en != 0 {
+		return pathErr("mkfifo", path, en)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -43,8 +45,20 @@ func validRefName(n string) bool {
 
 func (c *cmd) branch() error {
 	del, force, move, list, showCurrent, verbose := false, false, false, false, false, false
+	remotes, all, tracking, unsetUp := false, false, false, false
+	setUp := ""
 	var names []string
-	for _, a := range c.args {
+	for i := 0; i < len(c.args); i++ {
+		a := c.args[i]
+		if v, ok := strings.CutPrefix(a, "--set-upstream-to="); ok {
+			setUp = v
+			continue
+		}
+		if (a == "-u" || a == "--set-upstream-to") && i+1 < len(c.args) {
+			i++
+			setUp = c.args[i]
+			continue
+		}
 		switch a {
 		case "-d", "--delete":
 			del = true
@@ -58,14 +72,19 @@ func (c *cmd) branch() error {
 			move, force = true, true
 		case "-l", "--list":
 			list = true
-		case "-a", "--all", "--no-color", "-r", "--remotes":
-			if a == "-r" || a == "--remotes" {
-				return nil
-			}
+		case "--no-color":
+		case "-a", "--all":
+			all = true
+		case "-r", "--remotes":
+			remotes = true
+		case "--unset-upstream":
+			unsetUp = true
 		case "--show-current":
 			showCurrent = true
-		case "-v", "-vv", "--verbose":
+		case "-v", "--verbose":
 			verbose = true
+		case "-vv":
+			verbose, tracking = true, true
 		default:
 			if strings.HasPrefix(a, "-") {
 				return c.errorf(129, "unknown option `%s'", strings.TrimLeft(a, "-"))
@@ -82,6 +101,20 @@ func (c *cmd) branch() error {
 	case showCurrent:
 		if current != "" {
 			fmt.Fprintln(out, current)
+		}
+		return nil
+	case setUp != "" || unsetUp:
+		return c.branchUpstream(setUp, names, current)
+	case del && remotes:
+		for _, n := range names {
+			ref := plumbing.ReferenceName("refs/remotes/" + n)
+			r, err := c.repo.Storer.Reference(ref)
+			if err != nil {
+				fmt.Fprintf(c.env.Stderr, "error: remote-tracking branch '%s' not found.\n", n)
+				return &exitError{1}
+			}
+			c.repo.Storer.RemoveReference(ref)
+			fmt.Fprintf(out, "Deleted remote-tracking branch %s (was %s).\n", n, abbrev(r.Hash()))
 		}
 		return nil
 	case del:
@@ -172,6 +205,10 @@ func (c *cmd) branch() error {
 		return c.repo.Storer.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(name), cm.Hash))
 	}
 	// Listing.
+	if remotes {
+		c.listRemoteBranches(out, "", verbose, 0)
+		return nil
+	}
 	ref := c.headRef()
 	if ref == "" {
 		if h, err := c.repo.Head(); err == nil {
@@ -183,12 +220,17 @@ func (c *cmd) branch() error {
 			fmt.Fprintln(out, line)
 		}
 	}
-	all := c.branches()
+	locals := c.branches()
 	width := 0
-	for _, n := range all {
+	for _, n := range locals {
 		width = max(width, len(n))
 	}
-	for _, n := range all {
+	if all && verbose {
+		for _, r := range c.remoteBranches() {
+			width = max(width, len("remotes/")+len(r.Name().String())-len("refs/remotes/"))
+		}
+	}
+	for _, n := range locals {
 		if list && len(names) > 0 {
 			ok := false
 			for _, pat := range names {
@@ -207,12 +249,135 @@ func (c *cmd) branch() error {
 		if verbose {
 			r, _ := c.repo.Storer.Reference(plumbing.NewBranchReferenceName(n))
 			cm, _ := c.repo.CommitObject(r.Hash())
-			fmt.Fprintf(out, "%s%-*s %s %s\n", mark, width, n, abbrev(r.Hash()), subjectOf(cm))
+			note := ""
+			if tracking {
+				note = c.branchTracking(n)
+			}
+			fmt.Fprintf(out, "%s%-*s %s %s%s\n", mark, width, n, abbrev(r.Hash()), note, subjectOf(cm))
 			continue
 		}
 		fmt.Fprintf(out, "%s%s\n", mark, n)
 	}
+	if all {
+		c.listRemoteBranches(out, "remotes/", verbose, width)
+	}
 	return nil
+}
+
+// remoteBranches lists the remote-tracking references, sorted.
+func (c *cmd) remoteBranches() []*plumbing.Reference {
+	var refs []*plumbing.Reference
+	iter, err := c.repo.References()
+	if err != nil {
+		return nil
+	}
+	iter.ForEach(func(r *plumbing.Reference) error {
+		if strings.HasPrefix(r.Name().String(), "refs/remotes/") {
+			refs = append(refs, r)
+		}
+		return nil
+	})
+	sort.Slice(refs, func(i, j int) bool { return refs[i].Name() < refs[j].Name() })
+	return refs
+}
+
+// listRemoteBranches prints git branch -r's lines (or -a's, with prefix
+// "remotes/").
+func (c *cmd) listRemoteBranches(out io.Writer, prefix string, verbose bool, width int) {
+	refs := c.remoteBranches()
+	if verbose {
+		for _, r := range refs {
+			width = max(width, len(prefix)+len(r.Name().String())-len("refs/remotes/"))
+		}
+	}
+	for _, r := range refs {
+		name := prefix + strings.TrimPrefix(r.Name().String(), "refs/remotes/")
+		if r.Type() == plumbing.SymbolicReference {
+			target := strings.TrimPrefix(r.Target().String(), "refs/remotes/")
+			if verbose {
+				fmt.Fprintf(out, "  %-*s -> %s\n", width, name, target)
+			} else {
+				fmt.Fprintf(out, "  %s -> %s\n", name, target)
+			}
+			continue
+		}
+		if verbose {
+			cm, _ := c.repo.CommitObject(r.Hash())
+			fmt.Fprintf(out, "  %-*s %s %s\n", width, name, abbrev(r.Hash()), subjectOf(cm))
+			continue
+		}
+		fmt.Fprintf(out, "  %s\n", name)
+	}
+}
+
+// branchTracking is git branch -vv's "[origin/master: ahead 1] " note.
+func (c *cmd) branchTracking(branch string) string {
+	_, ref := c.upstream(branch)
+	if ref == "" {
+		return ""
+	}
+	name := prettyRef(ref.String())
+	up, err := c.repo.Storer.Reference(ref)
+	if err != nil {
+		return "[" + name + ": gone] "
+	}
+	local, err := c.repo.Storer.Reference(plumbing.NewBranchReferenceName(branch))
+	if err != nil {
+		return "[" + name + "] "
+	}
+	ahead, behind := c.aheadBehind(local.Hash(), up.Hash())
+	switch {
+	case ahead > 0 && behind > 0:
+		return fmt.Sprintf("[%s: ahead %d, behind %d] ", name, ahead, behind)
+	case ahead > 0:
+		return fmt.Sprintf("[%s: ahead %d] ", name, ahead)
+	case behind > 0:
+		return fmt.Sprintf("[%s: behind %d] ", name, behind)
+	}
+	return "[" + name + "] "
+}
+
+// branchUpstream is git branch --set-upstream-to and --unset-upstream.
+func (c *cmd) branchUpstream(upstream string, names []string, current string) error {
+	branch := current
+	if len(names) > 0 {
+		branch = names[0]
+	}
+	if branch == "" {
+		return c.fatal("could not set upstream of HEAD to %s when it does not point to any branch.", upstream)
+	}
+	if upstream == "" {
+		if _, ref := c.upstream(branch); ref == "" {
+			return c.fatal("Branch '%s' has no upstream information", branch)
+		}
+		return c.editConfig(func(cfg *config.Config) {
+			s := cfg.Section("branch").Subsection(branch)
+			s.RemoveOption("remote")
+			s.RemoveOption("merge")
+		})
+	}
+	if _, err := c.repo.Storer.Reference(plumbing.NewBranchReferenceName(branch)); err != nil {
+		return c.fatal("branch '%s' does not exist", branch)
+	}
+	for _, remote := range c.remoteNames() {
+		if rest, ok := strings.CutPrefix(upstream, remote+"/"); ok {
+			if _, err := c.repo.Storer.Reference(plumbing.NewRemoteReferenceName(remote, rest)); err == nil {
+				if err := c.setUpstream(branch, remote, rest); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.env.Out(), "branch '%s' set up to track '%s'.\n", branch, upstream)
+				return nil
+			}
+		}
+	}
+	if _, err := c.repo.Storer.Reference(plumbing.NewBranchReferenceName(upstream)); err == nil {
+		if err := c.setUpstream(branch, ".", upstream); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.env.Out(), "branch '%s' set up to track '%s'.\n", branch, upstream)
+		return nil
+	}
+	return c.fatal("the requested upstream branch '%s' does not exist\nhint: \nhint: If you are planning on basing your work on an upstream\nhint: branch that already exists at the remote, you may need to\nhint: run \"git fetch\" to retrieve it.\nhint: \nhint: If you are planning to push out a new local branch that\nhint: will track its remote counterpart, you may want to use\nhint: \"git push -u\" to set the upstream config as you push.\nhint: Disable this message with \"git config advice.setUpstreamFailure false\"", upstream)
 }
 
 func subjectOf(cm *object.Commit) string {
@@ -385,6 +550,7 @@ func (c *cmd) checkout() error {
 		case a == "--detach":
 			detach = true
 		case a == "-q" || a == "--quiet":
+			c.quiet = true
 		case strings.HasPrefix(a, "-") && a != "-":
 			return c.errorf(129, "unknown switch `%s'", strings.TrimLeft(a, "-"))
 		default:
@@ -421,6 +587,11 @@ func (c *cmd) checkout() error {
 	if _, err := c.repo.Storer.Reference(plumbing.NewBranchReferenceName(target)); err == nil && !detach {
 		return c.switchBranch(target, force, "checkout")
 	}
+	if remote, ok := c.remoteBranchFor(target); ok && !detach {
+		if _, err := c.resolve(target); err != nil {
+			return c.trackRemote(target, remote, force)
+		}
+	}
 	cm, err := c.resolve(target)
 	if err != nil {
 		if _, serr := os.Lstat(target); serr == nil {
@@ -440,6 +611,9 @@ func (c *cmd) detachTo(cm *object.Commit, force bool, verb string) error {
 		return c.fatal("%s", err)
 	}
 	c.env.Out().Flush()
+	if c.quiet {
+		return nil
+	}
 	if wasDetached {
 		fmt.Fprintf(c.env.Stderr, "HEAD is now at %s %s\n", abbrev(cm.Hash), subjectOf(cm))
 		return nil
@@ -450,11 +624,7 @@ func (c *cmd) detachTo(cm *object.Commit, force bool, verb string) error {
 
 func (c *cmd) switchBranch(name string, force bool, verb string) error {
 	if c.headRef() == plumbing.NewBranchReferenceName(name) {
-		for _, l := range c.localChanges() {
-			fmt.Fprintln(c.env.Out(), l)
-		}
-		c.env.Out().Flush()
-		fmt.Fprintf(c.env.Stderr, "Already on '%s'\n", name)
+		c.reportSwitch(fmt.Sprintf("Already on '%s'\n", name))
 		return nil
 	}
 	cm, err := c.resolve("refs/heads/" + name)
@@ -467,15 +637,58 @@ func (c *cmd) switchBranch(name string, force bool, verb string) error {
 	if err := c.repo.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.NewBranchReferenceName(name))); err != nil {
 		return c.fatal("%s", err)
 	}
-	for _, l := range c.localChanges() {
-		fmt.Fprintln(c.env.Out(), l)
-	}
-	c.env.Out().Flush()
-	fmt.Fprintf(c.env.Stderr, "Switched to branch '%s'\n", name)
+	c.reportSwitch(fmt.Sprintf("Switched to branch '%s'\n", name))
 	return nil
 }
 
-func (c *cmd) createAndSwitch(name, start string, reset, force bool, verb string) error {
+// reportSwitch prints what checkout and switch say after moving to a
+// branch: local changes and the branch's tracking state on stdout, msg on
+// stderr; nothing with -q.
+func (c *cmd) reportSwitch(msg string) {
+	if c.quiet {
+		return
+	}
+	for _, l := range c.localChanges() {
+		fmt.Fprintln(c.env.Out(), l)
+	}
+	if long, _, _, ok := c.trackingInfo(); ok {
+		fmt.Fprint(c.env.Out(), long)
+	}
+	c.env.Out().Flush()
+	fmt.Fprint(c.env.Stderr, msg)
+}
+
+// remoteBranchFor finds the one remote-tracking branch named name
+// (origin/NAME) that checkout and switch create a local branch from.
+func (c *cmd) remoteBranchFor(name string) (remote string, ok bool) {
+	found := 0
+	for _, r := range c.remoteNames() {
+		if _, err := c.repo.Storer.Reference(plumbing.NewRemoteReferenceName(r, name)); err == nil {
+			remote = r
+			found++
+		}
+	}
+	return remote, found == 1
+}
+
+// trackRemote creates branch name from remote's branch of that name,
+// following it, and switches to it (git checkout's "DWIM" for remotes).
+func (c *cmd) trackRemote(name, remote string, force bool) error {
+	if err := c.createAndSwitch(name, "refs/remotes/"+remote+"/"+name, false, force, "checkout", func() error {
+		if err := c.setUpstream(name, remote, name); err != nil {
+			return err
+		}
+		if !c.quiet {
+			fmt.Fprintf(c.env.Out(), "branch '%s' set up to track '%s/%s'.\n", name, remote, name)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (c *cmd) createAndSwitch(name, start string, reset, force bool, verb string, then ...func() error) error {
 	if !validRefName(name) {
 		return c.fatal("'%s' is not a valid branch name.", name)
 	}
@@ -501,14 +714,15 @@ func (c *cmd) createAndSwitch(name, start string, reset, force bool, verb string
 	if err := c.repo.Storer.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, ref)); err != nil {
 		return c.fatal("%s", err)
 	}
-	for _, l := range c.localChanges() {
-		fmt.Fprintln(c.env.Out(), l)
+	for _, f := range then {
+		if err := f(); err != nil {
+			return err
+		}
 	}
-	c.env.Out().Flush()
 	if reset {
-		fmt.Fprintf(c.env.Stderr, "Switched to and reset branch '%s'\n", name)
+		c.reportSwitch(fmt.Sprintf("Switched to and reset branch '%s'\n", name))
 	} else {
-		fmt.Fprintf(c.env.Stderr, "Switched to a new branch '%s'\n", name)
+		c.reportSwitch(fmt.Sprintf("Switched to a new branch '%s'\n", name))
 	}
 	return nil
 }
@@ -581,6 +795,7 @@ func (c *cmd) switchCmd() error {
 		case a == "-f" || a == "--force" || a == "--discard-changes":
 			force = true
 		case a == "-q" || a == "--quiet":
+			c.quiet = true
 		case strings.HasPrefix(a, "-"):
 			return c.errorf(129, "unknown switch `%s'", strings.TrimLeft(a, "-"))
 		default:
@@ -608,6 +823,9 @@ func (c *cmd) switchCmd() error {
 		return c.detachTo(cm, force, "checkout")
 	}
 	if _, err := c.repo.Storer.Reference(plumbing.NewBranchReferenceName(rest[0])); err != nil {
+		if remote, ok := c.remoteBranchFor(rest[0]); ok {
+			return c.trackRemote(rest[0], remote, force)
+		}
 		if _, err := c.resolve(rest[0]); err == nil {
 			fmt.Fprintf(c.env.Stderr, "fatal: a branch is expected, got commit '%s'\nhint: If you want to detach HEAD at the commit, try again with the --detach option.\n", rest[0])
 			return &exitError{128}
@@ -855,6 +1073,7 @@ func (c *cmd) reset() error {
 		}
 	}
 	if target != nil {
+		c.saveOrigHead()
 		if err := c.setHead(target.Hash); err != nil {
 			return c.fatal("%s", err)
 		}
@@ -889,7 +1108,8 @@ func (c *cmd) printUnstaged() {
 }
 
 func (c *cmd) tag() error {
-	del, annotate, list, force := false, false, false, false
+	del, annotate, list, force, lines := false, false, false, false, false
+	contains, sortKey := "", "refname"
 	var msgs []string
 	var names []string
 	for i := 0; i < len(c.args); i++ {
@@ -897,6 +1117,20 @@ func (c *cmd) tag() error {
 		switch {
 		case a == "-d" || a == "--delete":
 			del = true
+		case a == "-n" || strings.HasPrefix(a, "-n") && len(a) > 2 && a[2] >= '0' && a[2] <= '9':
+			lines, list = true, true
+		case a == "--contains" && i+1 < len(c.args):
+			i++
+			contains, list = c.args[i], true
+		case strings.HasPrefix(a, "--contains="):
+			contains, list = a[len("--contains="):], true
+		case strings.HasPrefix(a, "--sort="):
+			sortKey = a[len("--sort="):]
+			switch strings.TrimPrefix(sortKey, "-") {
+			case "refname", "version:refname", "v:refname":
+			default:
+				return c.fatal("unsupported sort specification '%s'", sortKey)
+			}
 		case a == "-a" || a == "--annotate":
 			annotate = true
 		case a == "-l" || a == "--list":
@@ -954,8 +1188,22 @@ func (c *cmd) tag() error {
 				return nil
 			})
 		}
-		sort.Strings(tags)
+		sortTags(tags, sortKey)
+		var within plumbing.Hash
+		if contains != "" {
+			cm, err := c.resolve(contains)
+			if err != nil {
+				return c.errorf(129, "malformed object name %s", contains)
+			}
+			within = cm.Hash
+		}
 		for _, t := range tags {
+			if contains != "" {
+				cm, err := c.resolve("refs/tags/" + t)
+				if err != nil || !c.isAncestor(within, cm.Hash) {
+					continue
+				}
+			}
 			if len(names) > 0 {
 				ok := false
 				for _, pat := range names {
@@ -966,6 +1214,10 @@ func (c *cmd) tag() error {
 				if !ok {
 					continue
 				}
+			}
+			if lines {
+				fmt.Fprintf(out, "%-15s %s\n", t, c.tagSubject(t))
+				continue
 			}
 			fmt.Fprintln(out, t)
 		}
@@ -980,7 +1232,8 @@ func (c *cmd) tag() error {
 		rev = names[1]
 	}
 	ref := plumbing.NewTagReferenceName(name)
-	if _, err := c.repo.Storer.Reference(ref); err == nil && !force {
+	prev, err := c.repo.Storer.Reference(ref)
+	if err == nil && !force {
 		return c.fatal("tag '%s' already exists", name)
 	}
 	cm, err := c.resolve(rev)
@@ -1005,7 +1258,76 @@ func (c *cmd) tag() error {
 			return c.fatal("%s", err)
 		}
 	}
+	if prev != nil && prev.Hash() != target {
+		fmt.Fprintf(out, "Updated tag '%s' (was %s)\n", name, abbrev(prev.Hash()))
+	}
 	return c.repo.Storer.SetReference(plumbing.NewHashReference(ref, target))
+}
+
+// tagSubject is the first line git tag -n shows: the annotation's, or the
+// commit's subject for a lightweight tag.
+func (c *cmd) tagSubject(name string) string {
+	ref, err := c.repo.Storer.Reference(plumbing.NewTagReferenceName(name))
+	if err != nil {
+		return ""
+	}
+	if t, err := c.repo.TagObject(ref.Hash()); err == nil {
+		l, _, _ := strings.Cut(strings.TrimRight(t.Message, "\n"), "\n")
+		return l
+	}
+	cm, err := c.repo.CommitObject(ref.Hash())
+	if err != nil {
+		return ""
+	}
+	return subjectOf(cm)
+}
+
+// sortTags orders tag names by refname or version ("-" reverses).
+func sortTags(tags []string, key string) {
+	desc := strings.HasPrefix(key, "-")
+	key = strings.TrimPrefix(key, "-")
+	less := func(a, b string) bool { return a < b }
+	if key != "refname" {
+		less = versionLess
+	}
+	sort.SliceStable(tags, func(i, j int) bool {
+		if desc {
+			return less(tags[j], tags[i])
+		}
+		return less(tags[i], tags[j])
+	})
+}
+
+// versionLess compares names with runs of digits taken as numbers
+// ("v1.10" after "v1.9").
+func versionLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // Merge state files.

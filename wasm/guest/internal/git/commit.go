@@ -300,7 +300,11 @@ func (c *cmd) commit() error {
 			return c.fatal("%s", err)
 		}
 	}
-	if len(c.unmergedPaths()) > 0 {
+	if un := c.unmergedPaths(); len(un) > 0 {
+		for _, p := range un {
+			fmt.Fprintf(c.env.Out(), "U\t%s\n", c.display(p))
+		}
+		c.env.Out().Flush()
 		fmt.Fprint(c.env.Stderr, "error: Committing is not possible because you have unmerged files.\nhint: Fix them up in the work tree, and then use 'git add/rm <file>'\nhint: as appropriate to mark resolution and make a commit.\nfatal: Exiting because of an unresolved conflict.\n")
 		return &exitError{128}
 	}

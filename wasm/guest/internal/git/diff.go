@@ -281,7 +281,23 @@ func (c *cmd) diff() error {
 		}
 		revs = rs
 	}
-	if len(revs) == 1 && strings.Contains(revs[0], "..") {
+	if len(revs) == 1 && strings.Contains(revs[0], "...") {
+		// A...B: from the merge base of A and B to B.
+		a, b, _ := strings.Cut(revs[0], "...")
+		ca, err := c.resolve(orHead(a))
+		if err != nil {
+			return c.badRev(revs[0])
+		}
+		cb, err := c.resolve(orHead(b))
+		if err != nil {
+			return c.badRev(revs[0])
+		}
+		base, err := c.mergeBase(ca, cb)
+		if err != nil || base == nil {
+			return c.fatal("%s: no merge base", revs[0])
+		}
+		revs = []string{base.Hash.String(), cb.Hash.String()}
+	} else if len(revs) == 1 && strings.Contains(revs[0], "..") {
 		a, b, _ := strings.Cut(revs[0], "..")
 		revs = []string{orHead(a), orHead(b)}
 	}
@@ -321,7 +337,6 @@ func (c *cmd) diff() error {
 				to[p] = e
 			}
 		}
-		renames = false
 	default:
 		from, to = st.index, files{}
 		for p, e := range st.work {
@@ -348,6 +363,12 @@ func orHead(s string) string {
 
 // resolveRange checks that r names a commit or a range of them.
 func (c *cmd) resolveRange(r string) (*object.Commit, error) {
+	if a, b, ok := strings.Cut(r, "..."); ok {
+		if _, err := c.resolve(orHead(a)); err != nil {
+			return nil, err
+		}
+		return c.resolve(orHead(b))
+	}
 	if a, b, ok := strings.Cut(r, ".."); ok {
 		if _, err := c.resolve(orHead(a)); err != nil {
 			return nil, err

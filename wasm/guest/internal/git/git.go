@@ -1,8 +1,9 @@
 // Package git is git's command line over go-git (github.com/go-git/go-git/v5):
 // the local commands an agent uses to checkpoint and review its work (init,
 // add, commit, status, diff, log, show, branch, checkout, switch, restore,
-// reset, merge, stash, tag, rm, mv, rev-parse, config), printing what git
-// 2.39 prints and exiting as it does. The repository format is git's own:
+// reset, merge, stash, tag, rm, mv, rev-parse, config) and the remote ones
+// (remote, clone, fetch, pull, push, ls-remote over HTTP(S), through the
+// sandbox's network policy, or a local path), printing what git 2.39 prints and exiting as it does. The repository format is git's own:
 // a repository made here is read by git and the other way round.
 package git
 
@@ -42,7 +43,9 @@ type cmd struct {
 	wt   *gogit.Worktree
 	root string // the work tree's root
 
-	initialCommit bool // status as git commit shows it: "Initial commit"
+	initialCommit bool   // status as git commit shows it: "Initial commit"
+	quiet         bool   // -q: checkout, switch and merge say nothing
+	dateMode      string // log's --date
 }
 
 type subcommand func(c *cmd) error
@@ -51,26 +54,34 @@ var subcommands map[string]subcommand
 
 func init() {
 	subcommands = map[string]subcommand{
-		"init":      (*cmd).initCmd,
-		"add":       (*cmd).add,
-		"commit":    (*cmd).commit,
-		"status":    (*cmd).status,
-		"diff":      (*cmd).diff,
-		"log":       (*cmd).log,
-		"show":      (*cmd).show,
-		"branch":    (*cmd).branch,
-		"checkout":  (*cmd).checkout,
-		"switch":    (*cmd).switchCmd,
-		"restore":   (*cmd).restore,
-		"reset":     (*cmd).reset,
-		"rm":        (*cmd).rm,
-		"mv":        (*cmd).mv,
-		"tag":       (*cmd).tag,
-		"rev-parse": (*cmd).revParse,
-		"config":    (*cmd).config,
-		"merge":     (*cmd).merge,
-		"stash":     (*cmd).stash,
-		"ls-files":  (*cmd).lsFiles,
+		"init":         (*cmd).initCmd,
+		"add":          (*cmd).add,
+		"commit":       (*cmd).commit,
+		"status":       (*cmd).status,
+		"diff":         (*cmd).diff,
+		"log":          (*cmd).log,
+		"show":         (*cmd).show,
+		"branch":       (*cmd).branch,
+		"checkout":     (*cmd).checkout,
+		"switch":       (*cmd).switchCmd,
+		"restore":      (*cmd).restore,
+		"reset":        (*cmd).reset,
+		"rm":           (*cmd).rm,
+		"mv":           (*cmd).mv,
+		"tag":          (*cmd).tag,
+		"rev-parse":    (*cmd).revParse,
+		"config":       (*cmd).config,
+		"merge":        (*cmd).merge,
+		"stash":        (*cmd).stash,
+		"ls-files":     (*cmd).lsFiles,
+		"remote":       (*cmd).remoteCmd,
+		"clone":        (*cmd).clone,
+		"fetch":        (*cmd).fetch,
+		"pull":         (*cmd).pull,
+		"push":         (*cmd).push,
+		"ls-remote":    (*cmd).lsRemote,
+		"cat-file":     (*cmd).catFile,
+		"check-ignore": (*cmd).checkIgnore,
 	}
 }
 
@@ -80,6 +91,7 @@ const usage = `usage: git [--version] [--help] [-C <path>] [-c <name>=<value>]
 These are common Git commands used in various situations:
 
 start a working area
+   clone      Clone a repository into a new directory
    init       Create an empty Git repository or reinitialize an existing one
 
 work on the current change
@@ -103,8 +115,13 @@ grow, mark and tweak your common history
    tag        Create, list, delete or verify a tag object signed with GPG
    stash      Stash the changes in a dirty working directory away
 
-This git is go-git ` + GoGitVersion + ` behind git's command line (wasmsand): local
-repositories only.
+collaborate
+   fetch      Download objects and refs from another repository
+   pull       Fetch from and integrate with another repository or a local branch
+   push       Update remote refs along with associated objects
+
+This git is go-git ` + GoGitVersion + ` behind git's command line (wasmsand): remotes
+over HTTP(S), through the sandbox's network policy, or a local path.
 `
 
 // Main is the git command.

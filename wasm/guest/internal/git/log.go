@@ -19,6 +19,7 @@ type logOpts struct {
 	format    string // "medium", "oneline", "short", "full", "raw" or "format:..."
 	tformat   bool   // terminate each entry (tformat) rather than separate
 	max       int
+	skip      int
 	reverse   bool
 	noPatch   bool
 	abbrev    bool
@@ -84,6 +85,20 @@ func (c *cmd) parseLogArgs(args []string, o *logOpts) error {
 			o.max, _ = strconv.Atoi(a[1:])
 		case a == "--reverse":
 			o.reverse = true
+		case strings.HasPrefix(a, "--skip="):
+			n, err := strconv.Atoi(a[len("--skip="):])
+			if err != nil || n < 0 {
+				return c.fatal("'%s': not an integer", a[len("--skip="):])
+			}
+			o.skip = n
+		case strings.HasPrefix(a, "--date="):
+			mode := a[len("--date="):]
+			switch mode {
+			case "default", "short", "iso", "iso8601", "iso-strict", "iso8601-strict", "unix", "raw", "rfc", "rfc2822", "relative", "local":
+				c.dateMode = mode
+			default:
+				return c.fatal("unknown date format %s", mode)
+			}
 		case a == "-s" || a == "--no-patch":
 			o.noPatch = true
 		case a == "--abbrev-commit":
@@ -158,7 +173,7 @@ func (c *cmd) log() error {
 	if o.all {
 		refs, _ := c.repo.References()
 		refs.ForEach(func(r *plumbing.Reference) error {
-			if r.Type() == plumbing.HashReference && (r.Name().IsBranch() || r.Name().IsTag()) {
+			if r.Type() == plumbing.HashReference && (r.Name().IsBranch() || r.Name().IsTag() || r.Name().IsRemote()) {
 				if cm, err := c.resolve(r.Name().String()); err == nil {
 					include = append(include, cm.Hash)
 				}
@@ -203,6 +218,9 @@ func (c *cmd) log() error {
 			}
 		}
 		shown = append(shown, cm)
+	}
+	if o.skip > 0 {
+		shown = shown[min(o.skip, len(shown)):]
 	}
 	if o.max >= 0 && len(shown) > o.max {
 		shown = shown[:o.max]
@@ -401,9 +419,9 @@ func (c *cmd) showCommit(w io.Writer, cm *object.Commit, o *logOpts, n int, matc
 		case "full":
 			fmt.Fprintf(w, "Author: %s <%s>\nCommit: %s <%s>\n", cm.Author.Name, cm.Author.Email, cm.Committer.Name, cm.Committer.Email)
 		case "fuller":
-			fmt.Fprintf(w, "Author:     %s <%s>\nAuthorDate: %s\nCommit:     %s <%s>\nCommitDate: %s\n", cm.Author.Name, cm.Author.Email, gitDate(cm.Author.When), cm.Committer.Name, cm.Committer.Email, gitDate(cm.Committer.When))
+			fmt.Fprintf(w, "Author:     %s <%s>\nAuthorDate: %s\nCommit:     %s <%s>\nCommitDate: %s\n", cm.Author.Name, cm.Author.Email, c.dateIn(cm.Author.When), cm.Committer.Name, cm.Committer.Email, c.dateIn(cm.Committer.When))
 		default:
-			fmt.Fprintf(w, "Author: %s <%s>\nDate:   %s\n", cm.Author.Name, cm.Author.Email, gitDate(cm.Author.When))
+			fmt.Fprintf(w, "Author: %s <%s>\nDate:   %s\n", cm.Author.Name, cm.Author.Email, c.dateIn(cm.Author.When))
 		}
 		fmt.Fprintln(w)
 		lines := strings.Split(msg, "\n")
@@ -440,7 +458,7 @@ func (c *cmd) expandFormat(f string, cm *object.Commit, deco map[plumbing.Hash][
 	date := func(t time.Time, k byte) string {
 		switch k {
 		case 'd':
-			return gitDate(t)
+			return c.dateIn(t)
 		case 't':
 			return strconv.FormatInt(t.Unix(), 10)
 		case 'i':
@@ -536,6 +554,29 @@ func (c *cmd) expandFormat(f string, cm *object.Commit, deco map[plumbing.Hash][
 		}
 	}
 	return b.String()
+}
+
+// dateIn formats t in the --date mode (git's default format if none).
+func (c *cmd) dateIn(t time.Time) string {
+	switch c.dateMode {
+	case "short":
+		return t.Format("2006-01-02")
+	case "iso", "iso8601":
+		return t.Format("2006-01-02 15:04:05 -0700")
+	case "iso-strict", "iso8601-strict":
+		return t.Format(time.RFC3339)
+	case "unix":
+		return strconv.FormatInt(t.Unix(), 10)
+	case "raw":
+		return strconv.FormatInt(t.Unix(), 10) + t.Format(" -0700")
+	case "rfc", "rfc2822":
+		return t.Format("Mon, 2 Jan 2006 15:04:05 -0700")
+	case "relative":
+		return relDate(t)
+	case "local":
+		return t.Local().Format("Mon Jan 2 15:04:05 2006")
+	}
+	return gitDate(t)
 }
 
 // relDate is git's relative date ("3 days ago").

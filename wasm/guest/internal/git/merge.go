@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,9 +167,20 @@ func (c *cmd) merge() error {
 		case a == "--ff":
 		case a == "--abort":
 			abort = true
+		case a == "--continue":
+			if err := c.open(); err != nil {
+				return err
+			}
+			if !c.merging() {
+				return c.fatal("There is no merge in progress (MERGE_HEAD missing).")
+			}
+			c.args = []string{"--no-edit"}
+			return c.commit()
 		case a == "--squash":
 			squash = true
-		case a == "--no-edit" || a == "-q" || a == "--quiet" || a == "--no-verify" || a == "--stat" || a == "-n" || a == "--no-stat":
+		case a == "-q" || a == "--quiet":
+			c.quiet = true
+		case a == "--no-edit" || a == "--no-verify" || a == "--stat" || a == "-n" || a == "--no-stat":
 		case a == "-m":
 			if i+1 < len(c.args) {
 				i++
@@ -225,11 +237,15 @@ func (c *cmd) merge() error {
 	if err != nil || head == nil {
 		return c.fatal("%s", "no commits yet on this branch")
 	}
-	out := c.env.Out()
+	var out io.Writer = c.env.Out()
+	if c.quiet {
+		out = io.Discard
+	}
 	if head.Hash == theirs.Hash || c.isAncestor(theirs.Hash, head.Hash) {
 		fmt.Fprintln(out, "Already up to date.")
 		return nil
 	}
+	c.saveOrigHead()
 	if c.isAncestor(head.Hash, theirs.Hash) && !noFF && !squash {
 		fmt.Fprintf(out, "Updating %s..%s\n", abbrev(head.Hash), abbrev(theirs.Hash))
 		if err := c.switchTo(theirs, false, "merge"); err != nil {
@@ -240,7 +256,7 @@ func (c *cmd) merge() error {
 		b, _ := c.treeFiles(theirs)
 		chs := compare(a, b, true)
 		c.writeStat(out, chs)
-		c.summaryModes(chs)
+		c.summaryModes(out, chs)
 		return c.setHead(theirs.Hash)
 	}
 	if ffOnly {
@@ -434,13 +450,12 @@ func (c *cmd) merge() error {
 	fmt.Fprintln(out, "Merge made by the 'ort' strategy.")
 	chs := compare(of, result, true)
 	c.writeStat(out, chs)
-	c.summaryModes(chs)
+	c.summaryModes(out, chs)
 	return nil
 }
 
 // summaryModes prints the create/delete mode lines of a diffstat.
-func (c *cmd) summaryModes(chs []change) {
-	out := c.env.Out()
+func (c *cmd) summaryModes(out io.Writer, chs []change) {
 	for _, ch := range chs {
 		switch ch.kind {
 		case 'A':

@@ -211,6 +211,7 @@ func (c *cmd) writeIndex(fs files) error {
 type ignorer struct {
 	c        *cmd
 	patterns []gitignore.Pattern
+	dirOnly  []bool // the pattern ends in "/"
 	loaded   map[string]bool
 }
 
@@ -237,6 +238,7 @@ func (ig *ignorer) add(text string, domain []string) {
 			continue
 		}
 		ig.patterns = append(ig.patterns, gitignore.ParsePattern(l, domain))
+		ig.dirOnly = append(ig.dirOnly, strings.HasSuffix(strings.TrimRight(l, " "), "/"))
 	}
 }
 
@@ -262,7 +264,32 @@ func (ig *ignorer) ignored(p string, isDir bool) bool {
 	for i := range parts {
 		ig.loadDir(strings.Join(parts[:i], "/"))
 	}
-	return gitignore.NewMatcher(ig.patterns).Match(parts, isDir)
+	// As git does: a path inside an excluded directory is excluded (no
+	// pattern can bring it back); otherwise the last pattern matching the
+	// path itself decides. go-git's matcher lets a directory-only pattern
+	// ("!*/") match a file through its parent directories, so it is asked
+	// one level at a time.
+	for i := 1; i < len(parts); i++ {
+		if ig.match(parts[:i], true) {
+			return true
+		}
+	}
+	return ig.match(parts, isDir)
+}
+
+func (ig *ignorer) match(parts []string, isDir bool) bool {
+	for i := len(ig.patterns) - 1; i >= 0; i-- {
+		if ig.dirOnly[i] && !isDir {
+			continue
+		}
+		switch ig.patterns[i].Match(parts, isDir) {
+		case gitignore.Exclude:
+			return true
+		case gitignore.Include:
+			return false
+		}
+	}
+	return false
 }
 
 // workFiles walks the work tree: tracked paths (those in tracked) present
@@ -397,6 +424,14 @@ func (c *cmd) setHead(h plumbing.Hash) error {
 		name = plumbing.HEAD
 	}
 	return c.repo.Storer.SetReference(plumbing.NewHashReference(name, h))
+}
+
+// saveOrigHead records HEAD's commit in ORIG_HEAD before reset or merge
+// move it, as git does.
+func (c *cmd) saveOrigHead() {
+	if h, err := c.repo.Head(); err == nil {
+		os.WriteFile(filepath.Join(c.gitDir(), "ORIG_HEAD"), []byte(h.Hash().String()+"\n"), 0o644)
+	}
 }
 
 // errNoHead is returned where a commit is needed on an unborn branch.

@@ -149,7 +149,7 @@ func (c *cmd) stash() error {
 			if err := c.writeStashLog(es); err != nil {
 				return c.fatal("%s", err)
 			}
-			if !quiet || sub == "drop" {
+			if !quiet {
 				fmt.Fprintf(out, "Dropped refs/stash@{%d} (%s)\n", n, h)
 			}
 		}

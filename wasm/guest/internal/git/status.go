@@ -313,6 +313,9 @@ func (c *cmd) shortStatus(st *state, staged, unstaged []change, untracked []stri
 		case st.unborn:
 			fmt.Fprintf(out, "## No commits yet on %s%s", name, term)
 		default:
+			if _, note, up, ok := c.trackingInfo(); ok {
+				name += "..." + up + note
+			}
 			fmt.Fprintf(out, "## %s%s", name, term)
 		}
 	}
@@ -409,6 +412,9 @@ func (c *cmd) longStatus(st *state, staged, unstaged []change, untracked []strin
 		}
 	} else {
 		fmt.Fprintf(out, "On branch %s\n", strings.TrimPrefix(string(ref), "refs/heads/"))
+		if long, _, _, ok := c.trackingInfo(); ok && !st.unborn && long != "" {
+			fmt.Fprint(out, long+"\n")
+		}
 	}
 	unmerged := c.unmergedPaths()
 	if c.merging() {

@@ -582,10 +582,13 @@ func (g *grep) file(name string, r io.Reader) {
 		history   []histLine // the last g.before lines, for leading context
 		silent    = g.quiet || g.count || g.list != listNone || binary
 	)
-	if silent && g.lit == nil && g.re != nil && g.maxCount < 0 {
-		// Only how many lines match matters: count whole buffers of
-		// lines, leaving the rest (a last line without its end, or lines
-		// the automaton cannot decide) to the loop below.
+	// Selected lines printed as they are, with nothing before them.
+	plain := !silent && !g.only && !g.invert && !g.names && !g.lineNum && !g.byteOff &&
+		g.before == 0 && g.after == 0
+	if (silent || plain) && g.re != nil && g.maxCount < 0 {
+		// Only which lines match matters: search whole buffers of lines,
+		// leaving the rest (a last line without its end) to the loop
+		// below.
 		for !g.done {
 			// What is buffered, or one read's worth: never wait for more
 			// input than a line needs.
@@ -600,9 +603,11 @@ func (g *grep) file(name string, r io.Reader) {
 				}
 				continue
 			}
-			m, n, ok := g.re.CountLines(buf[:end], g.eol)
-			if !ok {
-				break
+			m, n, err := g.block(buf[:end], plain)
+			if err != nil {
+				g.errorf("%s", err)
+				g.done = true
+				return
 			}
 			if g.invert {
 				m = n - m
@@ -815,6 +820,63 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 	if err != nil {
 		g.errorf("%s", err)
 	}
+}
+
+// block searches b, whole lines each ending in g.eol, and returns how
+// many lines match and how many there are; emit prints the matching
+// lines. Where the pattern needs a literal, it looks for the literal and
+// tests only the lines holding it; otherwise the automaton runs over the
+// whole buffer; lines it cannot decide are tested one by one.
+func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
+	if g.lit == nil && !emit {
+		if m, n, ok := g.re.CountLines(b, g.eol); ok {
+			return m, n, nil
+		}
+	}
+	pos := 0
+	for pos < len(b) {
+		var ls, le int // a line to test, le at its eol
+		switch {
+		case g.lit != nil:
+			k := bytes.Index(b[pos:], g.lit)
+			if k < 0 {
+				return matched, lines + wc.CountByte(b[pos:], g.eol), nil
+			}
+			ls = pos + bytes.LastIndexByte(b[pos:pos+k], g.eol) + 1
+			lines += wc.CountByte(b[pos:ls], g.eol)
+			le = pos + k + bytes.IndexByte(b[pos+k:], g.eol)
+		default:
+			if s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol); ok {
+				lines += skipped
+				if s < 0 {
+					return matched, lines, nil
+				}
+				matched++
+				lines++
+				if emit {
+					g.out.Write(b[pos+s : pos+e])
+				}
+				pos += e
+				continue
+			}
+			ls, le = pos, pos+bytes.IndexByte(b[pos:], g.eol)
+		}
+		ok := g.litExact
+		if !ok {
+			if ok, err = g.re.Match(b[ls:le]); err != nil {
+				return matched, lines, err
+			}
+		}
+		lines++
+		if ok {
+			matched++
+			if emit {
+				g.out.Write(b[ls : le+1])
+			}
+		}
+		pos = le + 1
+	}
+	return matched, lines, nil
 }
 
 // skipToLiteral discards the buffered whole lines that cannot match

@@ -177,3 +177,54 @@ func Whoami(env *tool.Env) int {
 	w.WriteByte('\n')
 	return 0
 }
+
+var groupsSpec = tool.Spec{Help: `Usage: groups [OPTION]... [USERNAME]...
+Print group memberships for each USERNAME or, if no USERNAME is specified, for
+the current process (which may differ if the groups database has changed).
+      --help        display this help and exit
+      --version     output version information and exit
+`}
+
+// Groups runs groups: each account's group names.
+func Groups(env *tool.Env) int {
+	_, users, code, done := groupsSpec.Parse(env)
+	if done {
+		return code
+	}
+	w := env.Out()
+	if len(users) == 0 {
+		w.WriteString(Current.GroupName + "\n")
+		return 0
+	}
+	status := 0
+	for _, u := range users {
+		a, ok := Lookup(u)
+		if !ok || a.Name != u {
+			env.Errorf("%s: no such user", tool.Quote(u))
+			status = 1
+			continue
+		}
+		w.WriteString(a.Name + " : " + a.GroupName + "\n")
+	}
+	return status
+}
+
+var lognameSpec = tool.Spec{Help: `Usage: logname [OPTION]
+Print the user's login name.
+
+      --help        display this help and exit
+      --version     output version information and exit
+`}
+
+// Logname runs logname: the sandbox's session belongs to its one user.
+func Logname(env *tool.Env) int {
+	_, args, code, done := lognameSpec.Parse(env)
+	if done {
+		return code
+	}
+	if len(args) > 0 {
+		return env.Usage(1, "extra operand %s", tool.Quote(args[0]))
+	}
+	env.Out().WriteString(Current.Name + "\n")
+	return 0
+}

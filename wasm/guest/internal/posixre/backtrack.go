@@ -12,6 +12,8 @@ type matcher struct {
 	in     []byte
 	caps   []int // start, end of each group; -1 when unset
 	icase  bool
+	sed    bool // invalid bytes decode to invalidByte; word characters are Unicode's
+	multi  bool // ^ and $ also match around newlines
 	steps  int
 	budget int
 	failed bool // the budget ran out
@@ -22,12 +24,37 @@ func (m *matcher) decode(i int) (rune, int) {
 	if c < utf8.RuneSelf {
 		return rune(c), 1
 	}
-	return utf8.DecodeRune(m.in[i:])
+	r, n := utf8.DecodeRune(m.in[i:])
+	if m.sed && r == utf8.RuneError && n == 1 {
+		return invalidByte(c), 1
+	}
+	return r, n
 }
 
 func (m *matcher) wordAt(i int) bool {
-	return i >= 0 && i < len(m.in) && isWordByte(m.in[i])
+	if i < 0 || i >= len(m.in) {
+		return false
+	}
+	if !m.sed {
+		return isWordByte(m.in[i])
+	}
+	r, _ := m.decode(i)
+	return isWordRune(r)
 }
+
+// wordBefore reports whether a word character ends just before i.
+func (m *matcher) wordBefore(i int) bool {
+	if !m.sed {
+		return m.wordAt(i - 1)
+	}
+	if i <= 0 {
+		return false
+	}
+	r, _ := utf8.DecodeLastRune(m.in[:i])
+	return isWordRune(r)
+}
+
+func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func (m *matcher) match(n *node, i int, k func(int) bool) bool {
 	if m.steps++; m.steps > m.budget {
@@ -59,22 +86,26 @@ func (m *matcher) match(n *node, i int, k func(int) bool) bool {
 			return false
 		}
 		r, size := m.decode(i)
-		if n.cls.has(r, m.icase) {
+		if n.cls.has(r, m.icase, m.sed) {
 			return k(i + size)
 		}
 		return false
-	case kBOL, kBufStart:
+	case kBOL:
+		return (i == 0 || m.multi && m.in[i-1] == '\n') && k(i)
+	case kEOL:
+		return (i == len(m.in) || m.multi && m.in[i] == '\n') && k(i)
+	case kBufStart:
 		return i == 0 && k(i)
-	case kEOL, kBufEnd:
+	case kBufEnd:
 		return i == len(m.in) && k(i)
 	case kWordB:
-		return m.wordAt(i-1) != m.wordAt(i) && k(i)
+		return m.wordBefore(i) != m.wordAt(i) && k(i)
 	case kNotWordB:
-		return m.wordAt(i-1) == m.wordAt(i) && k(i)
+		return m.wordBefore(i) == m.wordAt(i) && k(i)
 	case kWordStart:
-		return !m.wordAt(i-1) && m.wordAt(i) && k(i)
+		return !m.wordBefore(i) && m.wordAt(i) && k(i)
 	case kWordEnd:
-		return m.wordAt(i-1) && !m.wordAt(i) && k(i)
+		return m.wordBefore(i) && !m.wordAt(i) && k(i)
 	case kGroup:
 		g := 2 * n.n
 		oldS, oldE := m.caps[g], m.caps[g+1]
@@ -163,28 +194,50 @@ func equalFold(a, b []byte) bool {
 	return len(a) == len(b)
 }
 
-func (c *class) has(r rune, icase bool) bool {
-	in := c.contains(r)
+// has reports whether r is in the class; uni selects Unicode's letters
+// for the named classes (sed, as in glibc's UTF-8 locales).
+func (c *class) has(r rune, icase, uni bool) bool {
+	in := c.contains(r, uni)
 	if !in && icase {
 		for f := unicode.SimpleFold(r); f != r && !in; f = unicode.SimpleFold(f) {
-			in = c.contains(f)
+			in = c.contains(f, uni)
 		}
 	}
 	return in != c.neg
 }
 
-func (c *class) contains(r rune) bool {
+func (c *class) contains(r rune, uni bool) bool {
 	for i := 0; i < len(c.ranges); i += 2 {
 		if c.ranges[i] <= r && r <= c.ranges[i+1] {
 			return true
 		}
 	}
 	for _, name := range c.named {
-		if inNamed(name, r) {
+		if uni && inNamedUnicode(name, r) || !uni && inNamed(name, r) {
 			return true
 		}
 	}
 	return false
+}
+
+// inNamedUnicode tests the POSIX classes with Unicode's letters, as
+// glibc's UTF-8 locales do.
+func inNamedUnicode(name string, r rune) bool {
+	switch name {
+	case "alpha":
+		return unicode.IsLetter(r)
+	case "alnum":
+		return unicode.IsLetter(r) || unicode.Is(unicode.Nd, r)
+	case "upper":
+		return unicode.IsUpper(r)
+	case "lower":
+		return unicode.IsLower(r)
+	case "print":
+		return r >= ' ' && r != 0x7f && !unicode.Is(unicode.C, r)
+	case "graph":
+		return r > ' ' && r != 0x7f && !unicode.Is(unicode.C, r) && !unicode.IsSpace(r)
+	}
+	return inNamed(name, r)
 }
 
 // inNamed tests the POSIX classes in the C locale (ASCII only), as Go's

@@ -1,9 +1,12 @@
 package posixre
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 // A dfa answers Match for a translated expression a byte at a time, with
@@ -22,7 +25,14 @@ type dfa struct {
 	index    map[string]int32
 	start    [2]int32 // the start state at the beginning of the text, and later
 	restart  []uint32 // the closure of the start mid-text, added at every byte
-	failed   bool
+	anchored bool     // no restart: matches begin where the run begins
+	dead     int32    // the state with no threads left, once built (else -1)
+	eol      int      // a byte whose transitions stay unbuilt (countLines's line end), or -1
+	// eolRestart: with eol set, the program cannot match at a line's end
+	// ($), so a line end leads straight back to the start state and the
+	// scan runs on across lines (see setEOL).
+	eolRestart bool
+	failed     bool
 
 	// scratch for building states
 	set  []uint32
@@ -41,9 +51,28 @@ type dstate struct {
 }
 
 // The transitions of all states, 256 per state in one table so the
-// matching loop does one load per byte: the next state's index, with
-// matchFlag set when that state has matched, or -1 when not built yet.
-const matchFlag = 1 << 30
+// matching loop does one load per byte. An entry is the next state's
+// index shifted left by 8 (its row in the table: the loop ORs the next
+// byte in), or, negative, that state's ^(row|1) when it has matched, or
+// unbuilt (-1). The loop tests one sign per byte; both special cases
+// leave it.
+const unbuilt = -1
+
+// encode is the table entry for a transition into state j.
+func (d *dfa) encode(j int32) int32 {
+	if d.states[j].match {
+		return ^(j<<8 | 1)
+	}
+	return j << 8
+}
+
+// decode is the state a table entry other than unbuilt leads to.
+func decode(t int32) int32 {
+	if t < 0 {
+		return ^t >> 8
+	}
+	return t >> 8
+}
 
 // maxStates caps the automaton's size (each state holds 1 KiB of
 // transitions); past it, the caller's matcher takes over.
@@ -51,7 +80,8 @@ const maxStates = 4096
 
 // newDFA returns an automaton for the expression expr (as compiled by
 // regexp.Compile), or nil if its program needs what the automaton lacks.
-func newDFA(expr string) *dfa {
+// An anchored automaton matches only from where its run starts.
+func newDFA(expr string, anchored bool) *dfa {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
@@ -60,7 +90,7 @@ func newDFA(expr string) *dfa {
 	if err != nil {
 		return nil
 	}
-	d := &dfa{prog: prog, index: make(map[string]int32), seen: make([]bool, len(prog.Inst))}
+	d := &dfa{prog: prog, index: make(map[string]int32), seen: make([]bool, len(prog.Inst)), anchored: anchored, dead: -1, eol: -1}
 	for _, in := range prog.Inst {
 		switch in.Op {
 		case syntax.InstEmptyWidth:
@@ -80,9 +110,12 @@ func newDFA(expr string) *dfa {
 			}
 		}
 	}
-	d.restart = slices.Clone(d.closure(nil, []uint32{uint32(prog.Start)}, 0))
+	mid := slices.Clone(d.closure(nil, []uint32{uint32(prog.Start)}, 0))
+	if !anchored {
+		d.restart = mid
+	}
 	d.start[0] = d.state(d.closure(nil, []uint32{uint32(prog.Start)}, syntax.EmptyBeginText|syntax.EmptyBeginLine))
-	d.start[1] = d.state(d.restart)
+	d.start[1] = d.state(mid)
 	return d
 }
 
@@ -165,11 +198,29 @@ func (d *dfa) state(set []uint32) int32 {
 	d.states = append(d.states, s)
 	i := int32(len(d.states) - 1)
 	d.index[string(d.key)] = i
+	if len(kept) == 0 {
+		d.dead = i
+	}
 	return i
+}
+
+// setEOL makes d search lines ending in eol (firstLine, countLines).
+func (d *dfa) setEOL(eol byte) {
+	d.eol = int(eol)
+	d.eolRestart = true
+	for _, in := range d.prog.Inst {
+		if in.Op == syntax.InstEmptyWidth && syntax.EmptyOp(in.Arg)&(syntax.EmptyEndText|syntax.EmptyEndLine) != 0 {
+			d.eolRestart = false
+		}
+	}
 }
 
 // step builds the transition of state i on byte c.
 func (d *dfa) step(i int32, c byte) int32 {
+	if d.eolRestart && int(c) == d.eol {
+		d.trans[int(i)<<8|int(c)] = d.encode(d.start[0])
+		return d.start[0]
+	}
 	s := d.states[i]
 	d.set = d.set[:0]
 	if c < utf8.RuneSelf {
@@ -190,12 +241,8 @@ func (d *dfa) step(i int32, c byte) int32 {
 		d.seen[pc] = false
 	}
 	j := d.state(d.set)
-	if j >= 0 {
-		t := j
-		if d.states[j].match {
-			t |= matchFlag
-		}
-		d.trans[int(i)<<8|int(c)] = t
+	if j >= 0 && int(c) != d.eol {
+		d.trans[int(i)<<8|int(c)] = d.encode(j)
 	}
 	return j
 }
@@ -227,6 +274,56 @@ func (d *dfa) endMatch(i int32, atStart bool) bool {
 	return m
 }
 
+// scan follows known transitions into unmatched states from the state
+// whose row is row, along b, and returns the row reached and the bytes
+// consumed: it stops before a byte whose transition is unbuilt or enters
+// a state that has matched. Four bytes a step: under wasm the loop's
+// overhead outweighs the lookups.
+func scan(t []int32, row int32, b []byte) (int32, int) {
+	n := 0
+	for len(b) >= 4 {
+		_ = b[3]
+		j1 := t[row|int32(b[0])]
+		if j1 < 0 {
+			return row, n
+		}
+		j2 := t[j1|int32(b[1])]
+		if j2 < 0 {
+			return j1, n + 1
+		}
+		j3 := t[j2|int32(b[2])]
+		if j3 < 0 {
+			return j2, n + 2
+		}
+		j4 := t[j3|int32(b[3])]
+		if j4 < 0 {
+			return j3, n + 3
+		}
+		row, n, b = j4, n+4, b[4:]
+	}
+	for _, c := range b {
+		j := t[row|int32(c)]
+		if j < 0 {
+			return row, n
+		}
+		row, n = j, n+1
+	}
+	return row, n
+}
+
+// next returns the table entry for state i on byte c, building it if
+// need be, or unbuilt when the automaton has given up.
+func (d *dfa) next(i int32, c byte) int32 {
+	if t := d.trans[int(i)<<8|int(c)]; t != unbuilt {
+		return t
+	}
+	j := d.step(i, c)
+	if j < 0 {
+		return unbuilt
+	}
+	return d.encode(j)
+}
+
 // match reports whether b contains a match; ok is false when the automaton
 // cannot tell.
 func (d *dfa) match(b []byte) (matched, ok bool) {
@@ -244,53 +341,167 @@ func (d *dfa) match(b []byte) (matched, ok bool) {
 	if d.states[i].match {
 		return true, true
 	}
-	t := d.trans
 	pos := 0
-	for pos < len(b) {
-		// Four known, unmatched transitions a step (an unbuilt one, -1,
-		// has matchFlag set too): under wasm the loop's overhead
-		// outweighs the lookups.
-		for pos+4 <= len(b) {
-			j1 := t[int(i)<<8|int(b[pos])]
-			if j1&matchFlag != 0 {
-				break
-			}
-			j2 := t[int(j1)<<8|int(b[pos+1])]
-			if j2&matchFlag != 0 {
-				i, pos = j1, pos+1
-				break
-			}
-			j3 := t[int(j2)<<8|int(b[pos+2])]
-			if j3&matchFlag != 0 {
-				i, pos = j2, pos+2
-				break
-			}
-			j4 := t[int(j3)<<8|int(b[pos+3])]
-			if j4&matchFlag != 0 {
-				i, pos = j3, pos+3
-				break
-			}
-			i, pos = j4, pos+4
+	for {
+		row, n := scan(d.trans, i<<8, b[pos:])
+		i, pos = row>>8, pos+n
+		if pos >= len(b) {
+			break
 		}
+		t := d.next(i, b[pos])
+		if t == unbuilt {
+			return false, false
+		}
+		if t < 0 {
+			return true, true
+		}
+		i = t >> 8
+		pos++
+	}
+	return d.endMatch(i, len(b) == 0), true
+}
+
+// longest returns the end of the longest match that starts at s in b, or
+// -1 if none does, for an anchored automaton; ok is false when the
+// automaton cannot tell.
+func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
+	if d.failed {
+		return 0, false
+	}
+	i := d.start[1]
+	if s == 0 {
+		i = d.start[0]
+	}
+	end = -1
+	if d.states[i].match {
+		end = s
+	}
+	for pos := s; pos < len(b); pos++ {
+		if i == d.dead {
+			return end, true
+		}
+		c := b[pos]
+		if c >= utf8.RuneSelf && d.nonASCII {
+			return 0, false
+		}
+		t := d.next(i, c)
+		if t == unbuilt {
+			return 0, false
+		}
+		if t < 0 {
+			end = pos + 1
+		}
+		i = decode(t)
+	}
+	if i != d.dead && d.endMatch(i, len(b) == 0) {
+		end = len(b)
+	}
+	return end, true
+}
+
+// countLines counts the lines of b, each ending in eol (the last may
+// lack it), that contain a match. d must have been made for it (d.eol
+// set). ok is false, with nothing counted, when the automaton cannot
+// tell.
+func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
+	for len(b) > 0 {
+		start, end, skipped, ok := d.firstLine(b, eol)
+		if !ok {
+			return 0, 0, false
+		}
+		lines += skipped
+		if start < 0 {
+			break
+		}
+		matched++
+		lines++
+		b = b[end:]
+	}
+	return matched, lines, true
+}
+
+// firstLine finds the first line of b (lines end in eol, the last may
+// lack it) that contains a match, in one pass: the automaton runs across
+// line ends (whose transitions stay unbuilt, so the scan stops there).
+// It returns the line's start and end (past its eol) and how many lines
+// come before it; start is -1 when no line matches. d must have been
+// made for it (d.eol set). ok is false when the automaton cannot tell.
+func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
+	if d.failed {
+		return 0, 0, 0, false
+	}
+	begin := d.start[0]
+	if d.states[begin].match { // the empty pattern: every line
+		return 0, lineEnd(b, 0, eol), 0, true
+	}
+	if d.eolRestart {
+		// No per-line work: line ends lead back to the start state, and
+		// lines are counted only where a match stops the scan.
+		i, pos := begin, 0
+		for pos < len(b) {
+			row, n := scan(d.trans, i<<8, b[pos:])
+			i, pos = row>>8, pos+n
+			if pos >= len(b) {
+				break
+			}
+			t := d.next(i, b[pos])
+			if t == unbuilt {
+				return 0, 0, 0, false
+			}
+			if t < 0 {
+				ls := bytes.LastIndexByte(b[:pos], eol) + 1
+				return ls, lineEnd(b, pos+1, eol), wc.CountByte(b[:ls], eol), true
+			}
+			i = t >> 8
+			pos++
+		}
+		n := wc.CountByte(b, eol)
+		if len(b) > 0 && b[len(b)-1] != eol {
+			n++
+		}
+		return -1, -1, n, true
+	}
+	i, pos, lineStart := begin, 0, 0
+	for pos < len(b) {
+		row, n := scan(d.trans, i<<8, b[pos:])
+		i, pos = row>>8, pos+n
 		if pos >= len(b) {
 			break
 		}
 		c := b[pos]
-		j := t[int(i)<<8|int(c)]
-		if j < 0 {
-			if j = d.step(i, c); j < 0 {
-				return false, false
+		if c == eol {
+			if d.endMatch(i, pos == lineStart) {
+				return lineStart, pos + 1, skipped, true
 			}
-			t = d.trans
-			if d.states[j].match {
-				return true, true
-			}
+			skipped++
+			pos++
+			i, lineStart = begin, pos
+			continue
 		}
-		if j&matchFlag != 0 {
-			return true, true
+		t := d.next(i, c)
+		if t == unbuilt {
+			return 0, 0, 0, false
 		}
-		i = j
+		if t < 0 {
+			return lineStart, lineEnd(b, pos+1, eol), skipped, true
+		}
+		i = t >> 8
 		pos++
 	}
-	return d.endMatch(i, len(b) == 0), true
+	if lineStart < len(b) { // a last line without its end
+		if d.endMatch(i, false) {
+			return lineStart, len(b), skipped, true
+		}
+		skipped++
+	}
+	return -1, -1, skipped, true
+}
+
+// lineEnd returns the end of the line holding b[from-1]: past the next
+// eol at or after from, or len(b).
+func lineEnd(b []byte, from int, eol byte) int {
+	if k := bytes.IndexByte(b[from:], eol); k >= 0 {
+		return from + k + 1
+	}
+	return len(b)
 }

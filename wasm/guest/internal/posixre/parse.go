@@ -1,15 +1,21 @@
 // Package posixre implements POSIX basic and extended regular expressions
 // with the GNU extensions grep and sed users rely on (\| \+ \? in BREs,
-// \< \> \b \B \w \W \s \S, back-references). Patterns are parsed into a
-// small syntax tree; those Go's regexp package can express exactly are
-// translated and run by it with leftmost-longest semantics, the rest
-// (back-references, above all) by a backtracking matcher with a step
-// budget, so that a catastrophic pattern fails instead of hanging.
+// \< \> \b \B \w \W \s \S, back-references), for every tool of the
+// sandbox that takes one: grep, sed, expr, find -regex, nl, csplit, tac.
+// Patterns are parsed into a small syntax tree. The common case runs on a
+// lazily built byte-level DFA (dfa.go) that answers "does this line
+// match" and "where is the leftmost-longest match" with no allocation;
+// submatches of a located match come from Go's regexp on the match
+// alone; what Go's regexp cannot express (back-references, above all)
+// runs on a backtracking matcher with a step budget, so that a
+// catastrophic pattern fails instead of hanging.
 package posixre
 
 import (
 	"errors"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -74,14 +80,16 @@ type parser struct {
 	s      string
 	i      int
 	ere    bool
+	sed    bool  // GNU sed's dialect (Options.Sed)
 	groups int   // groups opened so far
 	closed []int // groups closed so far
 	depth  int
 }
 
-// parse parses a BRE (ere false) or ERE into a tree and its group count.
-func parse(s string, ere bool) (*node, int, error) {
-	p := &parser{s: s, ere: ere}
+// parse parses a BRE (ere false) or ERE into a tree and its group count;
+// sed selects GNU sed's dialect.
+func parse(s string, ere, sed bool) (*node, int, error) {
+	p := &parser{s: s, ere: ere, sed: sed}
 	n, err := p.alt()
 	if err != nil {
 		return nil, 0, err
@@ -146,7 +154,27 @@ func (p *parser) concat() (*node, error) {
 			return nil, err
 		} else if ok {
 			last := items[len(items)-1]
-			if last.kind == kBOL {
+			if p.sed {
+				if last.kind == kRepeat && !p.ere {
+					return nil, ErrBadRepeat
+				}
+				if isAssertion(last.kind) {
+					// GNU sed: an ERE may not repeat an anchor; in a BRE,
+					// *, \+ and \? after one are literal and an interval
+					// is an error.
+					if p.ere || rep.min > 1 || rep.max > 1 || rep.min == 1 && rep.max == 1 {
+						return nil, ErrBadRepeat
+					}
+					lit := '*'
+					if rep.min == 1 {
+						lit = '+'
+					} else if rep.max == 1 {
+						lit = '?'
+					}
+					items = append(items, &node{kind: kLit, r: lit})
+					continue
+				}
+			} else if last.kind == kBOL {
 				// "^*": the star is literal.
 				items = append(items, &node{kind: kLit, r: '*'})
 				continue
@@ -188,6 +216,8 @@ func (p *parser) concat() (*node, error) {
 				return nil, err
 			}
 			items = append(items, n)
+		case p.sed && p.ere && c == ')' && p.depth == 0:
+			return nil, ErrRParen
 		case c == '\\':
 			n, err := p.escape()
 			if err != nil {
@@ -199,6 +229,9 @@ func (p *parser) concat() (*node, error) {
 			items = append(items, n)
 		default:
 			r, size := utf8.DecodeRuneInString(p.s[p.i:])
+			if p.sed && r == utf8.RuneError && size == 1 {
+				r = invalidByte(p.s[p.i]) // matches that byte only
+			}
 			p.i += size
 			items = append(items, &node{kind: kLit, r: r})
 		}
@@ -211,6 +244,21 @@ func (p *parser) concat() (*node, error) {
 		return items[0], nil
 	}
 	return &node{kind: kConcat, subs: items}, nil
+}
+
+// invalidByte is the rune standing for the invalid UTF-8 byte c in a sed
+// pattern and subject: one of the lone surrogates, which valid UTF-8 never
+// decodes to.
+func invalidByte(c byte) rune { return rune(0xDC00 + int(c)) }
+
+func isInvalidByte(r rune) bool { return r >= 0xDC80 && r <= 0xDCFF }
+
+func isAssertion(k kind) bool {
+	switch k {
+	case kBOL, kEOL, kWordB, kNotWordB, kWordStart, kWordEnd, kBufStart, kBufEnd:
+		return true
+	}
+	return false
 }
 
 // repeatOp parses a repetition operator at p.i, if one applies there.
@@ -232,8 +280,9 @@ func (p *parser) repeatOp(start bool) (*node, bool, error) {
 		return nil, false, nil
 	}
 	if start {
-		// Nothing to repeat: literal, except that a BRE interval is an error.
-		if op == `\{` {
+		// Nothing to repeat: literal, except that a BRE interval is an
+		// error (and, for sed, any ERE operator).
+		if op == `\{` || p.sed && p.ere {
 			return nil, false, ErrBadRepeat
 		}
 		return nil, false, nil
@@ -249,7 +298,7 @@ func (p *parser) repeatOp(start bool) (*node, bool, error) {
 	default:
 		lo, hi, n, err := p.interval(s[len(op):])
 		if err != nil {
-			if p.ere {
+			if p.ere && !p.sed {
 				return nil, false, nil // GNU: an invalid ERE interval is literal
 			}
 			return nil, false, err
@@ -287,6 +336,9 @@ func (p *parser) interval(s string) (lo, hi, n int, err error) {
 			hi = -1
 		}
 	} else if !haveLo {
+		if p.sed && p.ere {
+			return 0, 0, 0, ErrBadRepeat
+		}
 		return 0, 0, 0, ErrBadBrace
 	}
 	closer := `\}`
@@ -375,9 +427,15 @@ func (p *parser) escape() (*node, error) {
 		return &node{kind: kClass, cls: &class{neg: c == 'W', named: []string{"alnum"}, ranges: []rune{'_', '_'}}}, nil
 	case 's', 'S':
 		return &node{kind: kClass, cls: &class{neg: c == 'S', named: []string{"space"}}}, nil
-	case 'n':
+	}
+	if p.sed {
+		if r, n, ok := CharEscape(p.s[p.i-2:]); ok {
+			p.i += n - 2
+			return &node{kind: kLit, r: r}, nil
+		}
+	} else if c == 'n' {
 		return &node{kind: kLit, r: '\n'}, nil
-	case 't':
+	} else if c == 't' {
 		return &node{kind: kLit, r: '\t'}, nil
 	}
 	if c >= 0x80 {
@@ -399,7 +457,7 @@ var classNames = map[string]bool{
 // bracket parses a bracket expression after its '['.
 func (p *parser) bracket() (*node, error) {
 	start := p.i - 1
-	if !p.more() {
+	if !p.more() && !p.sed {
 		return nil, ErrInvalid
 	}
 	cls := &class{}
@@ -439,6 +497,9 @@ func (p *parser) bracket() (*node, error) {
 				return nil, errors.New("Invalid collation character")
 			}
 			lo = r
+		} else if r, n, ok := p.bracketEscape(p.s[p.i:]); ok {
+			p.i += n
+			lo = r
 		} else {
 			r, size := utf8.DecodeRuneInString(p.s[p.i:])
 			p.i += size
@@ -447,7 +508,10 @@ func (p *parser) bracket() (*node, error) {
 		hi := lo
 		if p.i+1 < len(p.s) && p.s[p.i] == '-' && p.s[p.i+1] != ']' {
 			p.i++
-			if strings.HasPrefix(p.s[p.i:], "[.") {
+			if r, n, ok := p.bracketEscape(p.s[p.i:]); ok {
+				p.i += n
+				hi = r
+			} else if strings.HasPrefix(p.s[p.i:], "[.") && !p.sed {
 				end := strings.Index(p.s[p.i+2:], ".]")
 				if end < 0 {
 					return nil, ErrBrack
@@ -465,9 +529,76 @@ func (p *parser) bracket() (*node, error) {
 		}
 		cls.ranges = append(cls.ranges, lo, hi)
 	}
-	// GNU rejects "[:space:]" used where "[[:space:]]" was meant.
-	if body := p.s[start:p.i]; len(body) >= 4 && body[1] == ':' && strings.HasSuffix(body, ":]") {
+	// GNU grep rejects "[:space:]" used where "[[:space:]]" was meant.
+	if body := p.s[start:p.i]; !p.sed && len(body) >= 4 && body[1] == ':' && strings.HasSuffix(body, ":]") {
 		return nil, ErrClassSyntax
 	}
 	return &node{kind: kClass, cls: cls}, nil
+}
+
+// bracketEscape decodes, for sed, the escapes GNU sed converts before the
+// regex library sees a bracket expression: \n, \t and friends; \\ stays
+// two characters (a backslash in a bracket is literal).
+func (p *parser) bracketEscape(s string) (rune, int, bool) {
+	if !p.sed || len(s) < 2 || s[0] != '\\' || s[1] == '\\' || s[1] == ']' {
+		return 0, 0, false
+	}
+	return CharEscape(s)
+}
+
+// CharEscape decodes sed's character escapes at the start of s (which
+// begins with a backslash): \a \f \n \r \t \v, \cX, \dNNN, \oNNN, \xHH.
+// It returns the character and the bytes used.
+func CharEscape(s string) (rune, int, bool) {
+	if len(s) < 2 || s[0] != '\\' {
+		return 0, 0, false
+	}
+	switch s[1] {
+	case 'a':
+		return '\a', 2, true
+	case 'f':
+		return '\f', 2, true
+	case 'n':
+		return '\n', 2, true
+	case 'r':
+		return '\r', 2, true
+	case 't':
+		return '\t', 2, true
+	case 'v':
+		return '\v', 2, true
+	case 'c':
+		if len(s) < 3 {
+			return 0, 0, false
+		}
+		return unicode.ToUpper(rune(s[2])) ^ 0x40, 3, true
+	case 'd', 'o', 'x':
+		base, most := 10, 3
+		if s[1] == 'o' {
+			base = 8
+		} else if s[1] == 'x' {
+			base, most = 16, 2
+		}
+		n := 2
+		for n < len(s) && n-2 < most && digitVal(s[n]) < base {
+			n++
+		}
+		if n == 2 {
+			return 0, 0, false
+		}
+		v, _ := strconv.ParseUint(s[2:n], base, 32)
+		return rune(v & 0xff), n, true
+	}
+	return 0, 0, false
+}
+
+func digitVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return 99
 }

@@ -2,13 +2,14 @@ package posixre
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 // Options select the dialect and how matches must sit in the line.
@@ -18,6 +19,17 @@ type Options struct {
 	IgnoreCase bool
 	Word       bool // a match must be a whole word (grep -w)
 	Line       bool // a match must be the whole line (grep -x)
+	// Anchored: a match must start at the beginning of the subject (expr's
+	// STRING : REGEX).
+	Anchored bool
+	// Sed selects GNU sed's dialect: its character escapes (\a \f \r \v
+	// \cX \dNNN \oNNN \xHH, inside brackets too), its stricter errors (a
+	// repeat of nothing, of an anchor or of a repeat; an unmatched ")" in
+	// an ERE), an invalid byte of the pattern matching only that byte, and
+	// letters and word characters as Unicode has them.
+	Sed bool
+	// Multiline makes ^ and $ match around newlines too (sed's M flag).
+	Multiline bool
 	// Budget caps the backtracking matcher's steps per search; 0 means
 	// DefaultBudget.
 	Budget int
@@ -38,6 +50,16 @@ type Regexp struct {
 	dfa   *dfa           // answers Match for re where it can
 	trees []*node        // otherwise: one tree per pattern
 	ngrp  []int
+
+	// For the submatch searches of one pattern (sed, expr).
+	expr  string         // re's source
+	lit   []byte         // the pattern is this plain string
+	need  []byte         // every match contains this string
+	adfa  *dfa           // anchored automaton: the longest match at a start
+	ldfa  *dfa           // automaton of CountLines, blind to line ends
+	capRe *regexp.Regexp // re anchored at both ends, for the groups of a located match
+	caps  []int          // scratch
+	bt    matcher        // reused by the backtracking matcher
 }
 
 // Compile compiles patterns under opts.
@@ -54,16 +76,22 @@ func Compile(patterns []string, opts Options) (*Regexp, error) {
 			t = literal(pat)
 		} else {
 			var err error
-			t, n, err = parse(pat, opts.Extended)
+			t, n, err = parse(pat, opts.Extended, opts.Sed)
 			if err != nil {
 				return nil, err
 			}
 		}
 		r.trees = append(r.trees, t)
 		r.ngrp = append(r.ngrp, n)
-		if !goExpressible(t) {
+		if !goExpressible(t, opts.Sed) {
 			expressible = false
 		}
+	}
+	if len(r.trees) == 1 && !opts.IgnoreCase && !opts.Word && !opts.Line {
+		if lit, ok := literalOf(r.trees[0]); ok && len(lit) > 0 && !opts.Anchored {
+			r.lit = lit
+		}
+		r.need = requiredLiteral(r.trees[0])
 	}
 	if !expressible {
 		return r, nil
@@ -73,6 +101,9 @@ func Compile(patterns []string, opts Options) (*Regexp, error) {
 	if opts.IgnoreCase {
 		b.WriteString("i")
 	}
+	if opts.Multiline {
+		b.WriteString("m")
+	}
 	b.WriteString(")")
 	switch {
 	case opts.Line:
@@ -80,6 +111,8 @@ func Compile(patterns []string, opts Options) (*Regexp, error) {
 	case opts.Word:
 		b.WriteString(`(?:^|\W)(`)
 		r.wrap = true
+	case opts.Anchored:
+		b.WriteString(`\A(?:`)
 	default:
 		b.WriteString("(?:")
 	}
@@ -88,7 +121,7 @@ func Compile(patterns []string, opts Options) (*Regexp, error) {
 			b.WriteByte('|')
 		}
 		b.WriteString("(?:")
-		emit(&b, t)
+		emit(&b, t, opts.Sed)
 		b.WriteString(")")
 	}
 	switch {
@@ -107,8 +140,62 @@ func Compile(patterns []string, opts Options) (*Regexp, error) {
 	}
 	re.Longest()
 	r.re = re
-	r.dfa = newDFA(b.String())
+	r.expr = b.String()
+	if !opts.Multiline { // the automaton knows no line starts mid-text
+		r.dfa = newDFA(r.expr, false)
+	}
 	return r, nil
+}
+
+// literalOf reports the bytes t matches if it is a plain string.
+func literalOf(t *node) ([]byte, bool) {
+	switch t.kind {
+	case kLit:
+		if isInvalidByte(t.r) {
+			return []byte{byte(t.r)}, true
+		}
+		if t.r == utf8.RuneError {
+			return nil, false
+		}
+		return utf8.AppendRune(nil, t.r), true
+	case kConcat:
+		var b []byte
+		for _, s := range t.subs {
+			if s.kind != kLit || s.r == utf8.RuneError {
+				return nil, false
+			}
+			if isInvalidByte(s.r) {
+				b = append(b, byte(s.r))
+			} else {
+				b = utf8.AppendRune(b, s.r)
+			}
+		}
+		return b, true
+	}
+	return nil, false
+}
+
+// requiredLiteral returns the longest run of literal characters that
+// every match of t must contain, or nil.
+func requiredLiteral(t *node) []byte {
+	if t.kind != kConcat {
+		return nil
+	}
+	var best, run []byte
+	for _, s := range t.subs {
+		if s.kind == kLit && !isInvalidByte(s.r) && s.r != utf8.RuneError {
+			run = utf8.AppendRune(run, s.r)
+			if len(run) > len(best) {
+				best = append(best[:0], run...)
+			}
+			continue
+		}
+		run = run[:0]
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	return best
 }
 
 func literal(s string) *node {
@@ -127,6 +214,12 @@ func literal(s string) *node {
 
 // Match reports whether b (one line, without its terminator) matches.
 func (r *Regexp) Match(b []byte) (bool, error) {
+	if r.lit != nil {
+		return bytes.Contains(b, r.lit), nil
+	}
+	if r.need != nil && !bytes.Contains(b, r.need) {
+		return false, nil
+	}
 	if r.dfa != nil {
 		if m, ok := r.dfa.match(b); ok {
 			return m, nil
@@ -144,44 +237,41 @@ func (r *Regexp) Match(b []byte) (bool, error) {
 // cannot tell without the slower matchers: the caller then matches the
 // lines one by one.
 func (r *Regexp) CountLines(b []byte, eol byte) (matched, lines int, ok bool) {
-	if r.dfa == nil || r.dfa.failed {
+	d := r.lineDFA(b, eol)
+	if d == nil {
 		return 0, 0, false
 	}
-	if r.dfa.nonASCII && !isASCII(b) {
-		return 0, 0, false
-	}
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, eol)
-		if i < 0 {
-			i = len(b)
-		}
-		m, ok := r.dfa.match(b[:i])
-		if !ok {
-			return 0, 0, false
-		}
-		if m {
-			matched++
-		}
-		lines++
-		b = b[min(i+1, len(b)):]
-	}
-	return matched, lines, true
+	return d.countLines(b, eol)
 }
 
-// isASCII reports whether b has no byte above 0x7f, eight bytes a step.
-func isASCII(b []byte) bool {
-	for len(b) >= 8 {
-		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
-			return false
-		}
-		b = b[8:]
+// FirstLine finds the first line of b (lines end in eol, the last may
+// lack it) that contains a match: its start and end (past its eol) and
+// how many lines come before it; start is -1 when none does. ok is false
+// when it cannot tell without the slower matchers.
+func (r *Regexp) FirstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
+	d := r.lineDFA(b, eol)
+	if d == nil {
+		return 0, 0, 0, false
 	}
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
+	return d.firstLine(b, eol)
+}
+
+// lineDFA returns the automaton that searches b line by line in one pass,
+// or nil if it cannot.
+func (r *Regexp) lineDFA(b []byte, eol byte) *dfa {
+	if r.dfa == nil || r.dfa.failed || r.dfa.nonASCII && !wc.IsASCII(b) {
+		return nil
 	}
-	return true
+	if r.ldfa == nil || r.ldfa.eol != int(eol) {
+		if r.ldfa = newDFA(r.expr, false); r.ldfa == nil {
+			return nil
+		}
+		r.ldfa.setEOL(eol)
+	}
+	if r.ldfa.failed {
+		return nil
+	}
+	return r.ldfa
 }
 
 // FindAll calls fn with each successive non-overlapping, non-empty match
@@ -237,9 +327,9 @@ func (r *Regexp) FindAll(b []byte, fn func(start, end int) bool) error {
 // search finds the leftmost match at or after from with the backtracking
 // matcher; longest asks for the longest match at that start.
 func (r *Regexp) search(b []byte, from int, longest bool) (int, int, bool, error) {
-	m := &matcher{in: b, icase: r.opts.IgnoreCase, budget: r.opts.Budget}
+	m := &matcher{in: b, icase: r.opts.IgnoreCase, sed: r.opts.Sed, multi: r.opts.Multiline, budget: r.opts.Budget}
 	last := len(b)
-	if r.opts.Line {
+	if r.opts.Line || r.opts.Anchored {
 		last = 0
 	}
 	for s := from; s <= last; s++ {
@@ -294,8 +384,9 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// goExpressible reports whether Go's regexp can run t exactly.
-func goExpressible(t *node) bool {
+// goExpressible reports whether Go's regexp can run t exactly; sed says
+// classes have Unicode's letters.
+func goExpressible(t *node, sed bool) bool {
 	ok := true
 	var walk func(n *node, next, prev *node)
 	walk = func(n *node, prev, next *node) {
@@ -307,11 +398,15 @@ func goExpressible(t *node) bool {
 				ok = false
 			}
 		case kWordStart:
-			if !surelyWord(next) {
+			if !surelyWord(next, sed) {
 				ok = false
 			}
 		case kWordEnd:
-			if !surelyWord(prev) {
+			if !surelyWord(prev, sed) {
+				ok = false
+			}
+		case kLit:
+			if isInvalidByte(n.r) {
 				ok = false
 			}
 		}
@@ -336,9 +431,10 @@ func goExpressible(t *node) bool {
 	return ok
 }
 
-// surelyWord reports whether n always matches exactly one word character
-// first (or last: callers use it for single-character nodes).
-func surelyWord(n *node) bool {
+// surelyWord reports whether n always matches exactly one ASCII word
+// character first (or last: callers use it for single-character nodes);
+// uni says named classes have Unicode's letters.
+func surelyWord(n *node, uni bool) bool {
 	if n == nil {
 		return false
 	}
@@ -346,11 +442,11 @@ func surelyWord(n *node) bool {
 	case kLit:
 		return n.r < utf8.RuneSelf && isWordByte(byte(n.r))
 	case kRepeat:
-		return n.min > 0 && surelyWord(n.subs[0])
+		return n.min > 0 && surelyWord(n.subs[0], uni)
 	case kGroup:
-		return surelyWord(n.subs[0])
+		return surelyWord(n.subs[0], uni)
 	case kClass:
-		if n.cls.neg {
+		if n.cls.neg || uni {
 			return false
 		}
 		for i := 0; i < len(n.cls.ranges); i += 2 {
@@ -370,8 +466,9 @@ func surelyWord(n *node) bool {
 	return false
 }
 
-// emit writes t in Go regexp syntax; callers checked goExpressible.
-func emit(b *strings.Builder, t *node) {
+// emit writes t in Go regexp syntax; callers checked goExpressible. uni
+// gives named classes Unicode's letters.
+func emit(b *strings.Builder, t *node, uni bool) {
 	switch t.kind {
 	case kEmpty:
 	case kLit:
@@ -379,7 +476,7 @@ func emit(b *strings.Builder, t *node) {
 	case kAny:
 		b.WriteByte('.')
 	case kClass:
-		emitClass(b, t.cls)
+		emitClass(b, t.cls, uni)
 	case kBOL:
 		b.WriteByte('^')
 	case kEOL:
@@ -394,11 +491,11 @@ func emit(b *strings.Builder, t *node) {
 		b.WriteString(`\z`)
 	case kGroup:
 		b.WriteByte('(')
-		emit(b, t.subs[0])
+		emit(b, t.subs[0], uni)
 		b.WriteByte(')')
 	case kConcat:
 		for _, s := range t.subs {
-			emit(b, s)
+			emit(b, s, uni)
 		}
 	case kAlt:
 		b.WriteString("(?:")
@@ -406,7 +503,7 @@ func emit(b *strings.Builder, t *node) {
 			if i > 0 {
 				b.WriteByte('|')
 			}
-			emit(b, s)
+			emit(b, s, uni)
 		}
 		b.WriteByte(')')
 	case kRepeat:
@@ -415,7 +512,7 @@ func emit(b *strings.Builder, t *node) {
 		if !simple {
 			b.WriteString("(?:")
 		}
-		emit(b, sub)
+		emit(b, sub, uni)
 		if !simple {
 			b.WriteByte(')')
 		}
@@ -436,7 +533,16 @@ func emit(b *strings.Builder, t *node) {
 	}
 }
 
-func emitClass(b *strings.Builder, c *class) {
+// namedGo maps POSIX class names to Go class text with Unicode's letters,
+// as glibc's UTF-8 locales have them.
+var namedGo = map[string]string{
+	"alpha": `\p{L}`, "digit": `0-9`, "alnum": `\p{L}\p{Nd}`, "upper": `\p{Lu}`,
+	"lower": `\p{Ll}`, "space": `\t-\r `, "blank": `\t `, "punct": `!-/:-@\[-\x60{-~`,
+	"print": `\P{C}`, "graph": `!-~\p{L}\p{M}\p{N}\p{P}\p{S}`, "cntrl": `\x00-\x1f\x7f`,
+	"xdigit": `0-9A-Fa-f`,
+}
+
+func emitClass(b *strings.Builder, c *class, uni bool) {
 	b.WriteByte('[')
 	if c.neg {
 		b.WriteByte('^')
@@ -449,7 +555,11 @@ func emitClass(b *strings.Builder, c *class) {
 		}
 	}
 	for _, n := range c.named {
-		b.WriteString("[:" + n + ":]")
+		if uni {
+			b.WriteString(namedGo[n])
+		} else {
+			b.WriteString("[:" + n + ":]")
+		}
 	}
 	if len(c.ranges) == 0 && len(c.named) == 0 {
 		// Cannot happen with POSIX syntax, but keep the output valid.

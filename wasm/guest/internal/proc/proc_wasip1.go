@@ -98,3 +98,77 @@ func Pipe() (r, w *os.File, err error) {
 	}
 	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
 }
+
+//go:wasmimport wasmsand proc_self
+func procSelf(pid unsafe.Pointer) uint32
+
+//go:wasmimport wasmsand proc_list
+func procList(buf unsafe.Pointer, n uint32, used unsafe.Pointer) uint32
+
+//go:wasmimport wasmsand proc_signal
+func procSignal(pid, sig int32) uint32
+
+//go:wasmimport wasmsand proc_wait_rusage
+func procWaitRusage(pid int32, ns int64, status, rusage unsafe.Pointer) uint32
+
+//go:wasmimport wasmsand sys_info
+func sysInfo(out unsafe.Pointer) uint32
+
+// Self returns the caller's process id.
+func Self() int {
+	var pid int32
+	if procSelf(unsafe.Pointer(&pid)) != 0 {
+		return 0
+	}
+	return int(pid)
+}
+
+// List returns the sandbox's processes in pid order.
+func List() ([]Info, error) {
+	buf := make([]byte, 4096)
+	for {
+		var used uint32
+		switch en := procList(unsafe.Pointer(unsafe.SliceData(buf)), uint32(len(buf)), unsafe.Pointer(&used)); en {
+		case 0:
+			return parseList(buf[:used])
+		case uint32(syscall.E2BIG):
+			buf = make([]byte, used+4096)
+		default:
+			return nil, syscall.Errno(en)
+		}
+	}
+}
+
+// Signal sends signal sig to the sandbox process pid.
+func Signal(pid int, sig syscall.Signal) error {
+	if en := procSignal(int32(pid), int32(sig)); en != 0 {
+		return syscall.Errno(en)
+	}
+	return nil
+}
+
+// WaitRusage is Wait that also returns what the process used.
+func (p *Process) WaitRusage() (int, Rusage, error) {
+	var status uint32
+	var ru [4]uint64
+	for {
+		switch en := procWaitRusage(p.pid, int64(waitSlice), unsafe.Pointer(&status), unsafe.Pointer(&ru)); en {
+		case 0:
+			return int(status), Rusage{User: time.Duration(ru[0]), Sys: time.Duration(ru[1]), MaxMem: int64(ru[2]), Fuel: int64(ru[3])}, nil
+		case uint32(syscall.EAGAIN):
+			runtime.Gosched()
+		default:
+			return 0, Rusage{}, syscall.Errno(en)
+		}
+	}
+}
+
+// System returns the sandbox's state.
+func System() (SysInfo, error) {
+	var v [6]uint64
+	if en := sysInfo(unsafe.Pointer(&v)); en != 0 {
+		return SysInfo{}, syscall.Errno(en)
+	}
+	return SysInfo{Boot: time.Unix(0, int64(v[0])), Now: time.Unix(0, int64(v[1])), MemTotal: int64(v[2]),
+		MemUsed: int64(v[3]), FSUsed: int64(v[4]), NumProcesses: int(v[5])}, nil
+}

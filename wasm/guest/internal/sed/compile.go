@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/posixre"
 )
 
 // Compile errors, worded as GNU sed words them.
@@ -529,7 +531,7 @@ func (p *parser) text() (string, error) {
 			if ch == eof {
 				break
 			}
-			if r, n, ok := charEscape(p.src[p.i-2:]); ok {
+			if r, n, ok := posixre.CharEscape(p.src[p.i-2:]); ok {
 				b.WriteRune(r)
 				p.i += n - 2
 				continue
@@ -766,7 +768,7 @@ flags:
 	}
 	parts, maxRef := parseReplacement(rep)
 	s.repl, s.maxRef = parts, maxRef
-	if s.re != nil && maxRef > s.re.ngroup {
+	if s.re != nil && maxRef > s.re.NumSubexp() {
 		return p.fail(fmt.Sprintf("invalid reference \\%d on `s' command's RHS", maxRef))
 	}
 	return nil
@@ -812,7 +814,7 @@ func parseReplacement(rep string) ([]replPart, int) {
 		case d == '\n':
 			lit.WriteByte('\n')
 		default:
-			if r, n, ok := charEscape(rep[i-1:]); ok {
+			if r, n, ok := posixre.CharEscape(rep[i-1:]); ok {
 				lit.WriteRune(r)
 				i += n - 2
 				continue
@@ -877,7 +879,7 @@ func yDecode(s string) []rune {
 				i += 2
 				continue
 			}
-			if r, n, ok := charEscape(s[i:]); ok {
+			if r, n, ok := posixre.CharEscape(s[i:]); ok {
 				out = append(out, r)
 				i += n
 				continue

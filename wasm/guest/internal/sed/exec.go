@@ -754,29 +754,29 @@ func (m *machine) subst(s *subst) error {
 	if err != nil {
 		return err
 	}
-	if s.maxRef > re.ngroup {
+	if s.maxRef > re.NumSubexp() {
 		return &fatalError{fmt.Sprintf("-e expression #1, char 0: invalid reference \\%d on `s' command's RHS", s.maxRef), 1}
 	}
-	ncap := 2 * (re.ngroup + 1)
+	ncap := 2 * (re.NumSubexp() + 1)
 	if s.maxRef == 0 && !hasGroupZero(s.repl) {
 		ncap = 2
 	}
 	r := &m.sub
 	*r = substRun{s: s, ps: m.ps, out: m.scratch[:0]}
 	if !s.global && s.nth <= 1 {
-		n := 2 * (re.ngroup + 1)
+		n := 2 * (re.NumSubexp() + 1)
 		if cap(m.caps) < n {
 			m.caps = make([]int, n)
 		}
 		caps := m.caps[:n]
-		ok, err := re.first(m.ps, caps)
+		ok, err := re.FindSubmatch(m.ps, caps)
 		if err != nil {
 			return &fatalError{err.Error(), exitPanic}
 		}
 		if ok {
 			r.match(caps)
 		}
-	} else if err := re.forEach(m.ps, ncap, r); err != nil {
+	} else if err := re.ForEachSubmatch(m.ps, ncap, r.match); err != nil {
 		return &fatalError{err.Error(), exitPanic}
 	}
 	if !r.done {

@@ -32,7 +32,7 @@ func planFast(cmds []*command, quiet, unbuf bool, delim byte) *fastSubst {
 		return nil
 	}
 	s := c.s
-	if s.re == nil || s.re.lit == nil || bytes.IndexByte(s.re.lit, delim) >= 0 ||
+	if s.re == nil || s.re.Literal() == nil || bytes.IndexByte(s.re.Literal(), delim) >= 0 ||
 		s.nth > 1 || s.print > 0 || s.out != nil {
 		return nil
 	}
@@ -47,7 +47,7 @@ func planFast(cmds []*command, quiet, unbuf bool, delim byte) *fastSubst {
 	if fastBufSize > 0 {
 		size = fastBufSize
 	}
-	return &fastSubst{lit: s.re.lit, repl: repl, global: s.global, bufSize: size, delim: delim}
+	return &fastSubst{lit: s.re.Literal(), repl: repl, global: s.global, bufSize: size, delim: delim}
 }
 
 // runFast streams every file of m.in through the fast substitution.

@@ -161,8 +161,8 @@ func TestRegex(t *testing.T) {
 			t.Errorf("%q: %v", tt.pat, err)
 			continue
 		}
-		caps := make([]int, 2*(re.ngroup+1))
-		ok, err := re.first([]byte(tt.in), caps)
+		caps := make([]int, 2*(re.NumSubexp()+1))
+		ok, err := re.FindSubmatch([]byte(tt.in), caps)
 		got := "-"
 		if ok {
 			got = tt.in[caps[0]:caps[1]]

@@ -452,7 +452,7 @@ func (s *sorter) merge(inputs []io.Reader, w *bufio.Writer, eol byte) error {
 			}
 		}
 		m := live[best]
-		if !s.unique || !haveLast || s.keyCompare(last, m.line) != 0 {
+		if !s.unique || !haveLast || !s.keyEqual(last, m.line) {
 			w.Write(m.line)
 			if err := w.WriteByte(eol); err != nil {
 				return writeErr{err}

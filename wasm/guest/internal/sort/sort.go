@@ -319,7 +319,7 @@ func Main(env *tool.Env) int {
 	}
 	bw := w.(*bufio.Writer)
 	for i, l := range lines {
-		if s.unique && i > 0 && s.keyCompare(lines[i-1], l) == 0 {
+		if s.unique && i > 0 && s.keyEqual(lines[i-1], l) {
 			continue
 		}
 		bw.Write(l)
@@ -560,7 +560,7 @@ func (s *sorter) compare(a, b []byte) int {
 	if c := s.keyCompare(a, b); c != 0 || s.stable || s.unique {
 		return c
 	}
-	c := bytes.Compare(a, b)
+	c := cmpBytes(a, b)
 	if s.global.reverse {
 		c = -c
 	}
@@ -604,7 +604,28 @@ func (k *key) compare(a, b []byte) int {
 	case k.ignore != nil || k.fold:
 		return k.filteredCompare(a, b)
 	}
-	return bytes.Compare(a, b)
+	return cmpBytes(a, b)
+}
+
+// plain reports whether the key compares its text byte by byte.
+func (k *key) plain() bool {
+	return !(k.numeric || k.general || k.human || k.month || k.version || k.random || k.ignore != nil || k.fold)
+}
+
+// keyEqual reports whether a and b have equal keys (keyCompare(a, b) ==
+// 0), with bytes.Equal for the keys compared byte by byte.
+func (s *sorter) keyEqual(a, b []byte) bool {
+	for _, k := range s.keys {
+		ka, kb := s.keyText(a, k), s.keyText(b, k)
+		if k.plain() {
+			if !bytes.Equal(ka, kb) {
+				return false
+			}
+		} else if k.compare(ka, kb) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (k *key) filteredCompare(a, b []byte) int {

@@ -99,6 +99,8 @@ type tarCmd struct {
 	absolute bool // -P: store names as given (extraction stays safe)
 	status   int
 	warned   map[string]bool
+	cwd      string // for the absolute names of members
+	buf      []byte // copies each member's data, reused
 }
 
 // Main runs tar.
@@ -259,6 +261,7 @@ func (t *tarCmd) create(operands []string) error {
 	var archiveAbs string
 	if t.file != "-" {
 		archiveAbs, _ = filepath.Abs(t.file)
+		t.cwd, _ = os.Getwd()
 	}
 	base := t.dir
 	for _, op := range operands {
@@ -332,7 +335,11 @@ func (t *tarCmd) addTree(tw *tar.Writer, src, name, archiveAbs string) error {
 		return nil
 	}
 	if archiveAbs != "" && fi.Mode().IsRegular() {
-		if abs, _ := filepath.Abs(src); abs == archiveAbs {
+		abs := filepath.Clean(src) // filepath.Abs, without a getcwd for each file
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(t.cwd, src)
+		}
+		if abs == archiveAbs {
 			t.env.Errorf("%s: file is the archive; not dumped", name)
 			return nil
 		}
@@ -379,7 +386,13 @@ func (t *tarCmd) addTree(tw *tar.Writer, src, name, archiveAbs string) error {
 			t.fail("%s: Cannot open: %s", name, tool.Strerror(err))
 			return nil
 		}
-		n, err := io.Copy(tw, f)
+		// One buffer for every member: io.Copy would make a 32 KiB one
+		// for each (the writer and the file hidden from it, so it cannot
+		// hand the copy to either).
+		if t.buf == nil {
+			t.buf = make([]byte, 32<<10)
+		}
+		n, err := io.CopyBuffer(struct{ io.Writer }{tw}, struct{ io.Reader }{f}, t.buf)
 		f.Close()
 		if err != nil && n < hdr.Size {
 			// Pad what is missing so the archive stays readable.

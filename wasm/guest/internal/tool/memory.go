@@ -87,3 +87,36 @@ func CollectNearCap() (restore func()) {
 	old := debug.SetGCPercent(-1)
 	return func() { debug.SetGCPercent(old) }
 }
+
+// HeapNearCap returns ErrMemoryExhausted when the live heap has grown so
+// near the process's memory cap that the next growth of a large structure
+// (a map doubling its buckets, a slice its array) would fail inside the
+// runtime, a fatal error that no command can catch, reported with a dump
+// of the runtime's state. Commands that run other code over data of
+// unbounded size (awk's arrays) call it from time to time and stop with
+// GNU's one line, "memory exhausted". The first call tells the collector
+// about the cap (see limitMemory). Without a known cap it returns nil.
+func HeapNearCap() error {
+	limit := memoryLimit()
+	if limit <= 0 {
+		return nil
+	}
+	if !heapWatched {
+		heapWatched = true
+		limitMemory()
+	}
+	metrics.Read(heapSamples)
+	live, total := int64(heapSamples[0].Value.Uint64()), int64(heapSamples[1].Value.Uint64())
+	// A structure that doubles needs its old and new storage at once,
+	// and the collector room beside the live heap to work in; the cap
+	// covers the module's own data and stacks too.
+	if live > limit/2 || total > limit/16*13 {
+		return ErrMemoryExhausted
+	}
+	return nil
+}
+
+var (
+	heapWatched bool
+	heapSamples = []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}}
+)

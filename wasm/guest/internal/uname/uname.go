@@ -119,3 +119,23 @@ func Main(env *tool.Env) int {
 	w.WriteByte('\n')
 	return 0
 }
+
+var archSpec = tool.Spec{Help: `Usage: arch [OPTION]...
+Print machine architecture.
+
+      --help        display this help and exit
+      --version     output version information and exit
+`}
+
+// Arch runs arch, which is uname -m.
+func Arch(env *tool.Env) int {
+	_, args, code, done := archSpec.Parse(env)
+	if done {
+		return code
+	}
+	if len(args) > 0 {
+		return env.Usage(1, "extra operand %s", tool.Quote(args[0]))
+	}
+	env.Out().WriteString(Machine + "\n")
+	return 0
+}

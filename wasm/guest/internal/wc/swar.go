@@ -1,7 +1,9 @@
 package wc
 
 import (
+	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -47,4 +49,20 @@ func CountByte(b []byte, c byte) int {
 		}
 	}
 	return n
+}
+
+// IsASCII reports whether b has no byte above 0x7f, eight bytes a step.
+func IsASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,378 @@
+//go:build js && wasm
+
+package hostwasm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall/js"
+
+	"github.com/hack-pad/safejs"
+
+	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/binary"
+)
+
+// hostFunc is one host function with its place in the dispatch table.
+type hostFunc struct {
+	module string
+	wasm.HostFunc
+}
+
+// Engine runs guest modules on the host's WebAssembly. It implements
+// wasm.Engine. Compiled modules are shared by every Engine in the
+// process, keyed by the SHA-256 of their bytes.
+//
+// With JSPI, guests run on the event loop and suspend in host calls that
+// wait. Without it (Synchronous reports true) each guest runs to its end
+// inside one call from Go, and a host call that waits holds the whole
+// JavaScript thread: the sandbox must then hand guests input that is
+// already complete (see RATIONALE.md).
+type Engine struct {
+	funcs []hostFunc
+	index map[[2]string]int // {module, name} → index in funcs
+	jspi  bool
+
+	mu     sync.Mutex
+	closed bool
+}
+
+var _ wasm.Engine = (*Engine)(nil)
+
+// NewEngine makes an engine whose guests may import hostModules. It uses
+// JSPI when the host has it and runs guests synchronously otherwise.
+func NewEngine(hostModules []wasm.HostModule) (*Engine, error) {
+	if g := glue(); g.err != nil {
+		return nil, g.err
+	}
+	e := &Engine{index: map[[2]string]int{}, jspi: HasJSPI()}
+	for _, hm := range hostModules {
+		for _, hf := range hm.Funcs {
+			if hf.Fn == nil {
+				return nil, fmt.Errorf("jsbridge: host function %s.%s has no Fn", hm.Name, hf.Name)
+			}
+			if len(hf.Results) > 1 {
+				return nil, fmt.Errorf("jsbridge: host function %s.%s has %d results; at most one is supported", hm.Name, hf.Name, len(hf.Results))
+			}
+			for _, t := range slices.Concat(hf.Params, hf.Results) {
+				switch t {
+				case wasm.I32, wasm.I64, wasm.F32, wasm.F64:
+				default:
+					return nil, fmt.Errorf("jsbridge: host function %s.%s: unsupported value type 0x%x", hm.Name, hf.Name, byte(t))
+				}
+			}
+			if slots(hf.Params) > maxSlots {
+				return nil, fmt.Errorf("jsbridge: host function %s.%s has too many parameters", hm.Name, hf.Name)
+			}
+			e.index[[2]string{hm.Name, hf.Name}] = len(e.funcs)
+			e.funcs = append(e.funcs, hostFunc{hm.Name, hf})
+		}
+	}
+	return e, nil
+}
+
+// Synchronous reports whether guests run to their end inside one call
+// (the host has no JSPI), so a host call that waits stalls every guest.
+func (e *Engine) Synchronous() bool { return !e.jspi }
+
+// slots counts the float64 slots params take in wasmsand_hostcall.
+func slots(params []wasm.ValueType) int {
+	n := len(params)
+	for _, t := range params {
+		if t == wasm.I64 {
+			n++
+		}
+	}
+	return n
+}
+
+// signature encodes a host function's type for glueSource's maker.
+func signature(hf *wasm.HostFunc) (params string, kind int) {
+	b := make([]byte, len(hf.Params))
+	for k, t := range hf.Params {
+		b[k] = map[wasm.ValueType]byte{wasm.I32: 'i', wasm.I64: 'I', wasm.F32: 'f', wasm.F64: 'F'}[t]
+	}
+	if len(hf.Results) == 1 {
+		kind = map[wasm.ValueType]int{wasm.I32: 1, wasm.I64: 2, wasm.F32: 3, wasm.F64: 4}[hf.Results[0]]
+	}
+	return string(b), kind
+}
+
+// EngineFactory returns the engine of every sandbox (see Platform).
+//
+// Every sandbox of the page shares one engine, so a tool module is fetched,
+// instrumented and compiled once per page. The host modules are the same
+// for every sandbox (they find their sandbox through the call's context).
+func EngineFactory(_ context.Context, hostModules []wasm.HostModule) (wasm.Engine, error) {
+	sharedOnce.Do(func() { shared, sharedErr = NewEngine(hostModules) })
+	if sharedErr != nil {
+		return nil, sharedErr
+	}
+	return shared, nil
+}
+
+var (
+	sharedOnce sync.Once
+	shared     *Engine
+	sharedErr  error
+)
+
+// compiled is a WebAssembly.Module and what Go needs to know of it.
+type compiled struct {
+	mod     js.Value // WebAssembly.Module
+	exports []string // exported function names, sorted
+	funcs   map[string]binary.FuncType
+	globals map[string]binary.GlobalType // exported globals
+	imports []binary.Import              // function imports, in order
+	// mem is the limits of the module's memory when it was compiled to
+	// import it (see importMemory), else nil; dirty (a Uint32Array) is
+	// then the ranges of a recycled memory to zero (see dirtyRanges).
+	mem   *binary.Limits
+	dirty js.Value
+}
+
+type compileEntry struct {
+	once sync.Once
+	c    *compiled
+	err  error
+}
+
+var (
+	compiles     atomic.Int64 // modules compiled, for tests
+	compileMu    sync.Mutex
+	compileCache = map[[32]byte]*compileEntry{}
+)
+
+// Compile validates bin and compiles it with WebAssembly.compile, once per
+// distinct bytes in the process.
+func (e *Engine) Compile(ctx context.Context, bin []byte) (wasm.Module, error) {
+	if e.isClosed() {
+		return nil, errEngineClosed
+	}
+	sum := moduleSum(bin, !e.jspi && nested.depth() > 0)
+	compileMu.Lock()
+	ce := compileCache[sum]
+	if ce == nil {
+		ce = &compileEntry{}
+		compileCache[sum] = ce
+	}
+	compileMu.Unlock()
+	ce.once.Do(func() { ce.c, ce.err = compile(bin, !e.jspi && nested.depth() > 0) })
+	if ce.err != nil {
+		return nil, ce.err
+	}
+	for _, imp := range ce.c.imports {
+		if _, ok := e.index[[2]string{imp.Module, imp.Name}]; !ok {
+			return nil, fmt.Errorf("%w: it imports %s.%s, which the host does not provide", wasm.ErrInvalidModule, imp.Module, imp.Name)
+		}
+	}
+	return &module{e: e, c: ce.c}, nil
+}
+
+// compile decodes and compiles bin. sync compiles with new
+// WebAssembly.Module, for callers that cannot wait for a Promise (a
+// guest's host call without JSPI); browsers refuse it for large modules on
+// their main thread.
+func compile(bin []byte, sync bool) (*compiled, error) {
+	compiles.Add(1)
+	m, err := binary.Decode(bin)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiled{funcs: map[string]binary.FuncType{}, globals: map[string]binary.GlobalType{}}
+	var funcTypes []uint32 // type index of every function, imports first
+	for _, imp := range m.Imports {
+		if imp.Kind != binary.ExternFunc {
+			return nil, fmt.Errorf("%w: it imports %s.%s, which is not a function (only function imports are supported)", wasm.ErrInvalidModule, imp.Module, imp.Name)
+		}
+		c.imports = append(c.imports, imp)
+		funcTypes = append(funcTypes, imp.Func)
+	}
+	funcTypes = append(funcTypes, m.Funcs...)
+	globals := make([]binary.GlobalType, len(m.Globals))
+	for k, g := range m.Globals {
+		globals[k] = g.Type
+	}
+	for _, ex := range m.Exports {
+		switch ex.Kind {
+		case binary.ExternFunc:
+			if int(ex.Index) < len(funcTypes) && int(funcTypes[ex.Index]) < len(m.Types) {
+				c.exports = append(c.exports, ex.Name)
+				c.funcs[ex.Name] = m.Types[funcTypes[ex.Index]]
+			}
+		case binary.ExternGlobal:
+			if int(ex.Index) < len(globals) {
+				c.globals[ex.Name] = globals[ex.Index]
+			}
+		}
+	}
+	slices.Sort(c.exports)
+	if out, lim, err := importMemory(bin, m); err == nil {
+		bin, c.mem = out, &lim
+		r := dirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
+		c.dirty = jsGlobal.Get("Uint32Array").New(len(r))
+		for k, v := range r {
+			c.dirty.SetIndex(k, v)
+		}
+	}
+
+	var mod js.Value
+	if sync {
+		var v safejs.Value
+		if v, err = safejs.Safe(jsWebAssembly.Get("Module")).New(safejs.Safe(bytesToJS(bin))); err == nil {
+			mod = safejs.Unsafe(v)
+		}
+	} else {
+		mod, err = await(jsWebAssembly.Call("compile", bytesToJS(bin)))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", wasm.ErrInvalidModule, err)
+	}
+	c.mod = mod
+	return c, nil
+}
+
+// Close stops the engine: later compiles and instantiations fail. Compiled
+// modules stay in the process-wide cache.
+func (e *Engine) Close(context.Context) error {
+	e.mu.Lock()
+	e.closed = true
+	e.mu.Unlock()
+	return nil
+}
+
+func (e *Engine) isClosed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
+}
+
+var errEngineClosed = errors.New("jsbridge: engine is closed")
+
+// module is a compiled module bound to an engine's host functions.
+type module struct {
+	e *Engine
+	c *compiled
+
+	specsOnce sync.Once
+	specs     js.Value // import specs for glueSource's makeImports
+}
+
+// importSpecs lists [module, name, funcIndex, params, kind] for every
+// import, in a JavaScript array made once per module.
+func (m *module) importSpecs() js.Value {
+	m.specsOnce.Do(func() {
+		specs := make([]any, len(m.c.imports))
+		for k, imp := range m.c.imports {
+			idx := m.e.index[[2]string{imp.Module, imp.Name}]
+			params, kind := signature(&m.e.funcs[idx].HostFunc)
+			specs[k] = []any{imp.Module, imp.Name, idx, params, kind}
+		}
+		m.specs = js.ValueOf(specs)
+	})
+	return m.specs
+}
+
+// Exports lists the exported function names, sorted.
+func (m *module) Exports() []string { return slices.Clone(m.c.exports) }
+
+// Close does nothing: compiled modules are cached for the process.
+func (m *module) Close(context.Context) error { return nil }
+
+// Instantiate creates an instance whose imports call the engine's host
+// functions with this instance's memory and the ctx of its current Call.
+func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
+	e := m.e
+	if e.isClosed() {
+		return nil, errEngineClosed
+	}
+	i := &instance{e: e, c: m.c, ctx: ctx}
+	registerInstance(i)
+	memMin, memMax := -1, -1
+	if lim := m.c.mem; lim != nil {
+		memMin = int(lim.Min)
+		if lim.HasMax {
+			memMax = int(lim.Max)
+		}
+	}
+	g := glue()
+
+	// A start function runs inside the constructor, a call from Go.
+	nested.push(i)
+	thrown := g.instantiate.Invoke(i.id, m.c.mod, m.importSpecs(), e.jspi, memMin, memMax, m.c.dirty)
+	nested.pop(i)
+	var err error
+	if !thrown.IsNull() {
+		err = &jsError{thrown}
+	}
+	if err != nil && !i.hostErrSet() {
+		// Hosts may refuse synchronous instantiation (browsers, on the
+		// main thread, for large modules): fall back to the async form.
+		_, err = await(g.instantiateAsync.Invoke(i.id, m.c.mod))
+	}
+	if err != nil {
+		i.forget()
+		if herr := i.takeHostErr(); herr != nil {
+			return nil, herr
+		}
+		return nil, fmt.Errorf("jsbridge: instantiating: %w", err)
+	}
+	if mem := g.memory.Invoke(i.id); mem.Type() == js.TypeObject {
+		i.mem = &memory{mem: mem, size: -1}
+	}
+	return i, nil
+}
+
+// errUnwind is thrown into a guest whose host function ended it; the
+// Go error is kept by the instance and returned by Call.
+var errUnwind = jsGlobal.Get("Error").New("wasmsand: guest ended by its host")
+
+func fromJS(t wasm.ValueType, v js.Value) uint64 {
+	switch t {
+	case wasm.I32:
+		return uint64(uint32(int32(v.Int())))
+	case wasm.I64:
+		return bigToU64(v)
+	case wasm.F32:
+		return uint64(math.Float32bits(float32(jsFloatResult(v))))
+	default:
+		return math.Float64bits(jsFloatResult(v))
+	}
+}
+
+// jsFloatResult reads a float result; "-0" is how jsKeepNegZero hands
+// over a negative zero, which syscall/js would turn into +0.
+func jsFloatResult(v js.Value) float64 {
+	if v.Type() == js.TypeString && v.String() == "-0" {
+		return math.Copysign(0, -1)
+	}
+	return jsNumber(v)
+}
+
+func toJS(t wasm.ValueType, x uint64) any {
+	switch t {
+	case wasm.I32:
+		return int32(uint32(x))
+	case wasm.I64:
+		return u64ToBig(x)
+	case wasm.F32:
+		return jsFloatArg(float64(math.Float32frombits(uint32(x))))
+	default:
+		return jsFloatArg(math.Float64frombits(x))
+	}
+}
+
+// jsFloatArg is f as a value for JS. syscall/js turns -0 into +0, so -0 goes
+// as the string "-0", which WebAssembly's ToNumber makes -0 again for an
+// f32/f64 parameter or global.
+func jsFloatArg(f float64) any {
+	if f == 0 && math.Signbit(f) {
+		return "-0"
+	}
+	return f
+}

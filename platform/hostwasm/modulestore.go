@@ -1,0 +1,83 @@
+//go:build js && wasm
+
+package hostwasm
+
+import (
+	"context"
+	"crypto/sha256"
+	"syscall/js"
+)
+
+// jsModuleStore is a sandbox.ModuleStore over a JavaScript object with
+//
+//	load(raw: Uint8Array, variant: string) → Promise<Uint8Array | null>
+//	store(raw: Uint8Array, variant: string, bytes: Uint8Array) → Promise
+//
+// The browser loader's keeps modules in the Cache API, keyed by the
+// SHA-256 of raw computed with Web Crypto (see sandbox.ModuleStore).
+// Failures are misses: the store is an optimisation.
+type jsModuleStore struct{ obj js.Value }
+
+func (s jsModuleStore) Load(_ context.Context, raw []byte, variant string) (b []byte, ok bool) {
+	defer func() {
+		if recover() != nil { // load threw
+			b, ok = nil, false
+		}
+	}()
+	v, err := await(jsPromise.Call("resolve", s.obj.Call("load", bytesToJS(raw), variant)))
+	if err != nil {
+		return nil, false
+	}
+	if v.InstanceOf(jsArrayBuffer) {
+		v = jsUint8Array.New(v)
+	}
+	if !v.InstanceOf(jsUint8Array) {
+		return nil, false
+	}
+	b = make([]byte, v.Length())
+	js.CopyBytesToGo(b, v)
+	return b, true
+}
+
+func (s jsModuleStore) Store(_ context.Context, raw []byte, variant string, b []byte) {
+	defer func() { _ = recover() }() // store threw
+	_, _ = await(jsPromise.Call("resolve", s.obj.Call("store", bytesToJS(raw), variant, bytesToJS(b))))
+}
+
+// digestMin is the size from which moduleSum hashes with Web Crypto: Go's
+// SHA-256 compiled to WebAssembly takes about 28 ms per MB (a quarter of a
+// second for python3's code), the host's native digest a few.
+const digestMin = 1 << 20
+
+// moduleSum returns the SHA-256 of bin, from the host's crypto.subtle
+// when bin is large and the caller may wait for a Promise (not sync).
+func moduleSum(bin []byte, sync bool) [sha256.Size]byte {
+	if len(bin) >= digestMin && !sync {
+		if sum, ok := subtleSum(bin); ok {
+			return sum
+		}
+	}
+	return sha256.Sum256(bin)
+}
+
+func subtleSum(bin []byte) (sum [sha256.Size]byte, ok bool) {
+	defer func() {
+		if recover() != nil { // no crypto.subtle, or digest threw
+			ok = false
+		}
+	}()
+	subtle := jsGlobal.Get("crypto").Get("subtle")
+	if subtle.Type() != js.TypeObject {
+		return sum, false
+	}
+	v, err := await(subtle.Call("digest", "SHA-256", bytesToJS(bin)))
+	if err != nil || !v.InstanceOf(jsArrayBuffer) {
+		return sum, false
+	}
+	u := jsUint8Array.New(v)
+	if u.Length() != sha256.Size {
+		return sum, false
+	}
+	js.CopyBytesToGo(sum[:], u)
+	return sum, true
+}

@@ -1,0 +1,179 @@
+//go:build js && wasm
+
+package hostwasm
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+	"syscall/js"
+	"time"
+)
+
+// toolsFS is a flat, read-only fs.FS over a JavaScript object mapping file
+// names to Uint8Array (or ArrayBuffer) contents, or to functions returning
+// a Promise of them. Bytes are copied into Go only when a file is read,
+// and a function is called only then, so tools that never run cost
+// nothing: the browser loader passes functions that fetch the module on
+// first use.
+type toolsFS struct {
+	files map[string]js.Value // name → Uint8Array or loader function
+	names []string            // sorted
+}
+
+// newToolsFS snapshots obj's own enumerable properties. It reports the
+// first value that is neither bytes nor a function.
+func newToolsFS(obj js.Value) (*toolsFS, string) {
+	t := &toolsFS{files: map[string]js.Value{}}
+	keys := jsObject.Call("keys", obj)
+	for k := range keys.Length() {
+		name := keys.Index(k).String()
+		v := obj.Get(name)
+		switch {
+		case v.InstanceOf(jsUint8Array):
+		case v.InstanceOf(jsArrayBuffer):
+			v = jsUint8Array.New(v)
+		case v.Type() == js.TypeFunction:
+		default:
+			return nil, name
+		}
+		if !fs.ValidPath(name) || name == "." {
+			return nil, name
+		}
+		t.files[name] = v
+		t.names = append(t.names, name)
+	}
+	slices.Sort(t.names)
+	return t, ""
+}
+
+// ReadFile returns a copy of the file's bytes. For a loader function it
+// awaits the function's Promise, so it must not be called from a js.FuncOf
+// callback (the sandbox reads tools on its own goroutines).
+func (t *toolsFS) ReadFile(name string) ([]byte, error) {
+	v, ok := t.files[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if v.Type() == js.TypeFunction {
+		var err error
+		if v, err = loadTool(v, name); err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+	}
+	b := make([]byte, v.Length())
+	js.CopyBytesToGo(b, v)
+	return b, nil
+}
+
+// loadTool calls a loader function and awaits the bytes it gives.
+func loadTool(fn js.Value, name string) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the function threw
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	if v, err = await(jsPromise.Call("resolve", fn.Invoke(name))); err != nil {
+		return v, err
+	}
+	switch {
+	case v.InstanceOf(jsUint8Array):
+	case v.InstanceOf(jsArrayBuffer):
+		v = jsUint8Array.New(v)
+	default:
+		return v, fmt.Errorf("the tool loader gave %s, not a Uint8Array or ArrayBuffer", jsString(v))
+	}
+	return v, nil
+}
+
+// ReadDir lists the files; a file not loaded yet has size 0.
+func (t *toolsFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name != "." {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	out := make([]fs.DirEntry, len(t.names))
+	for k, n := range t.names {
+		var size int64
+		if v := t.files[n]; v.Type() != js.TypeFunction {
+			size = int64(v.Length())
+		}
+		out[k] = toolInfo{name: n, size: size}
+	}
+	return out, nil
+}
+
+func (t *toolsFS) Open(name string) (fs.File, error) {
+	if name == "." {
+		ents, _ := t.ReadDir(".")
+		return &toolDir{ents: ents}, nil
+	}
+	b, err := t.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return &toolFile{info: toolInfo{name: name, size: int64(len(b))}, data: b}, nil
+}
+
+// toolInfo describes one file, or the root when isDir.
+type toolInfo struct {
+	name  string
+	size  int64
+	isDir bool
+}
+
+func (i toolInfo) Name() string               { return i.name }
+func (i toolInfo) Size() int64                { return i.size }
+func (i toolInfo) ModTime() time.Time         { return time.Time{} }
+func (i toolInfo) IsDir() bool                { return i.isDir }
+func (i toolInfo) Sys() any                   { return nil }
+func (i toolInfo) Type() fs.FileMode          { return i.Mode().Type() }
+func (i toolInfo) Info() (fs.FileInfo, error) { return i, nil }
+func (i toolInfo) Mode() fs.FileMode {
+	if i.isDir {
+		return fs.ModeDir | 0o555
+	}
+	return 0o444
+}
+
+type toolFile struct {
+	info toolInfo
+	data []byte
+	off  int
+}
+
+func (f *toolFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *toolFile) Close() error               { return nil }
+func (f *toolFile) Read(p []byte) (int, error) {
+	if f.off >= len(f.data) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.data[f.off:])
+	f.off += n
+	return n, nil
+}
+
+type toolDir struct {
+	ents []fs.DirEntry
+	off  int
+}
+
+func (d *toolDir) Stat() (fs.FileInfo, error) { return toolInfo{name: ".", isDir: true}, nil }
+func (d *toolDir) Close() error               { return nil }
+func (d *toolDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: ".", Err: fs.ErrInvalid}
+}
+
+func (d *toolDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	rest := d.ents[d.off:]
+	if n <= 0 {
+		d.off = len(d.ents)
+		return rest, nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	rest = rest[:min(n, len(rest))]
+	d.off += len(rest)
+	return rest, nil
+}

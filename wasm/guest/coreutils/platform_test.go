@@ -1,0 +1,4 @@
+package main
+
+// The sandboxes of these tests run natively, on wazero.
+import _ "github.com/wasmsand/wasmsand/platform/native"
