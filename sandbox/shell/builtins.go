@@ -519,9 +519,11 @@ func (r *Interp) runSourceNested(src, name string) {
 	saved := r.source
 	r.source = file
 	defer func() { r.source = saved }()
-	ptext, bad := parseText(src)
-	file.bad = bad
+	ptext, rep := parseText(src)
+	file.setRepairs(rep)
 	err := parseEach(ptext, func(st *syntax.Stmt) bool {
+		rep.apply(st)
+		r.hdocWarn(file, st)
 		r.stmt(st)
 		return !r.exiting && !r.returning
 	})

@@ -201,6 +201,11 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		name = as.Name.Value
 		appendTo = as.Append
 		if as.Index != nil {
+			if r.curText(as.Index) == "" {
+				// declare m[]=x (repair.go)
+				r.errorf("%s[]: bad array subscript", name)
+				return false
+			}
 			hasSub = true
 			sub = r.arithSource(as.Index, as.Index.Pos().Offset(), as.Index.End().Offset())
 		}
@@ -239,7 +244,16 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		}
 	}
 	if !validName(name) || (on&AttrNameref == 0 && false) {
-		r.builtinErr(cmd, "`%s': not a valid identifier", declDisplay(it))
+		shown := declDisplay(it)
+		if it.assign != nil && arr == nil && hasValue {
+			// declare 1a=$x (repair.go): bash shows the value expanded
+			op := "="
+			if appendTo {
+				op = "+="
+			}
+			shown = name + op + value
+		}
+		r.builtinErr(cmd, "`%s': not a valid identifier", shown)
 		return false
 	}
 	if on&AttrNameref != 0 && hasValue && arr == nil {

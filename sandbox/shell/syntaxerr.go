@@ -41,7 +41,12 @@ var (
 // to line numbers (eval).
 func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) string {
 	var pe syntax.ParseError
-	if !errors.As(err, &pe) {
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		// a feature of another shell, such as if() { :; } read as an
+		// anonymous function: bash sees a syntax error at the same place.
+		pe = syntax.ParseError{Filename: le.Filename, Pos: le.Pos, Text: le.Feature + " are a feature of another shell"}
+	} else if !errors.As(err, &pe) {
 		return fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, fallbackLine, err.Error())
 	}
 	msg := pe.Text
@@ -84,6 +89,14 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 				return eof
 			}
 			return near("newline", line)
+		}
+		return near(tok, tline)
+	case strings.HasPrefix(msg, "anonymous functions are a"):
+		// if() { :; }: bash reads if, then ( opens a subshell and the )
+		// is unexpected.
+		tok, tline := nextToken(src[min(off+1, len(src)):], line)
+		if tok == "" {
+			return eof
 		}
 		return near(tok, tline)
 	case reAtToken.MatchString(msg):
@@ -133,4 +146,58 @@ func (r *Interp) runBeforeSyntaxError(src, name string, err error, base int) {
 		r.stmtsAt([]*syntax.Stmt{st}, base)
 		return !r.exiting && !r.returning && r.brk == 0 && r.cont == 0
 	})
+}
+
+// unclosedArith is the offset of the first $(( in src whose parentheses
+// nothing after it closes, or -1.
+func unclosedArith(src string) int {
+	for i := 0; i < len(src); i++ {
+		if strings.HasPrefix(src[i:], "$((") && parenDepth(src[i:]) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// unclosedRegex is the offset of the first [[ in src whose =~ opens, in
+// the same line, a parenthesis nothing after it closes, or -1.
+func unclosedRegex(src string) int {
+	for i := 0; i < len(src); i++ {
+		if !strings.HasPrefix(src[i:], "[[") {
+			continue
+		}
+		line, _, _ := strings.Cut(src[i:], "\n")
+		j := strings.Index(line, "=~")
+		if j < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(src[i+j+2:], " \t")
+		if strings.HasPrefix(rest, "(") && parenDepth(rest) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// parenDepth is the count of ( in s less the count of ), outside
+// quotes and after backslashes.
+func parenDepth(s string) int {
+	depth := 0
+	for j := 0; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '\'', '"':
+			k := strings.IndexByte(s[j+1:], s[j])
+			if k < 0 {
+				return depth
+			}
+			j += k + 1
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+	}
+	return depth
 }
