@@ -113,6 +113,20 @@ func (r *Interp) expandWords(words []*syntax.Word) []string {
 	return out
 }
 
+// assignLike reports whether w starts as an assignment does: a name and
+// an = in a literal.
+func assignLike(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	name, _, ok := strings.Cut(l.Value, "=")
+	return ok && validName(strings.TrimSuffix(name, "+"))
+}
+
 // plainLit returns the value of a word that is one literal with nothing
 // to expand: the common case, kept fast.
 func plainLit(w *syntax.Word) (string, bool) {
@@ -130,7 +144,9 @@ func plainLit(w *syntax.Word) (string, bool) {
 // IFS when split is true.
 func (r *Interp) fields(w *syntax.Word, split bool) []field {
 	var x xbuf
-	r.expandParts(&x, w.Parts, false, true)
+	// Outside posix mode bash expands tildes after = and : in every word
+	// that looks like an assignment (echo PATH=~/bin:~/x).
+	r.expandPartsMode(&x, w.Parts, false, true, !r.opts.posix && assignLike(w))
 	if !split {
 		x.joinBreaks()
 		return []field{{b: x.b, quote: x.quote}}
@@ -337,7 +353,7 @@ func (r *Interp) expandPartsMode(x *xbuf, parts []syntax.WordPart, quoted, first
 				continue
 			}
 			if (first && i == 0) || assign {
-				v = r.expandTildes(x, v, i == 0, assign)
+				v = r.expandTildes(x, v, i == 0, assign, i+1 < len(parts))
 			}
 			addUnquotedLit(x, v)
 		case *syntax.SglQuoted:
@@ -466,8 +482,9 @@ func unescapeDquote(v string, heredoc bool) string {
 
 // expandTildes expands a leading ~ (and, in assignments, each ~ after an
 // unquoted ':' or the first '='), adding quoted text for what it
-// replaced.
-func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign bool) string {
+// replaced. more says that other parts of the word follow v: a tilde
+// prefix that runs on into them (~$USER, ~"x") is not expanded.
+func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign, more bool) string {
 	expand1 := func(s string) (string, bool) {
 		// s starts with ~; it ends at the first '/' (or ':' in assignments).
 		end := strings.IndexByte(s, '/')
@@ -477,6 +494,9 @@ func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign bool) string {
 			}
 		}
 		if end < 0 {
+			if more {
+				return "", false
+			}
 			end = len(s)
 		}
 		user := s[1:end]
