@@ -642,6 +642,7 @@ func (r *Interp) describe(name, mode string, all bool) bool {
 			paths = []string{name}
 		}
 	} else if p, ok := r.hashes[name]; ok && !all {
+		r.hashHit(name)
 		paths = []string{p}
 	} else {
 		pathVar, _ := r.getScalar("PATH")
@@ -725,13 +726,8 @@ func builtinHash(r *Interp, args []string) int {
 		}
 		var sb strings.Builder
 		sb.WriteString("hits\tcommand\n")
-		keys := make([]string, 0, len(r.hashes))
-		for k := range r.hashes {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			sb.WriteString("   1\t" + r.hashes[k] + "\n")
+		for _, k := range r.hashOrder() {
+			fmt.Fprintf(&sb, "%4d\t%s\n", r.hashMeta[k].hits, r.hashes[k])
 		}
 		return r.writeOut("hash", sb.String())
 	}
@@ -740,12 +736,20 @@ func builtinHash(r *Interp, args []string) int {
 		switch args[i] {
 		case "-r":
 			r.hashes = map[string]string{}
+			if r.hashMeta != nil {
+				r.hashMeta = map[string]hashMeta{}
+			}
 			continue
 		case "-d":
 			for _, n := range args[i+1:] {
+				// bash is silent before its table first held a name
+				if _, ok := r.hashes[n]; !ok && r.hashMeta != nil {
+					r.builtinErr("hash", "%s: not found", n)
+					status = 1
+				}
 				delete(r.hashes, n)
 			}
-			return 0
+			return status
 		case "-t":
 			for _, n := range args[i+1:] {
 				if p, ok := r.hashes[n]; ok {
@@ -758,12 +762,16 @@ func builtinHash(r *Interp, args []string) int {
 			return status
 		case "-p":
 			if i+2 < len(args) {
-				r.hashes[args[i+2]] = args[i+1]
+				r.hashSet(args[i+2], args[i+1], 0)
 			}
 			return 0
 		}
 		if p, err := r.lookPath(args[i]); err == nil {
-			r.hashes[args[i]] = p
+			hits := 0
+			if _, ok := r.hashes[args[i]]; ok {
+				hits = 1 // hashing a hashed name again, as bash counts it
+			}
+			r.hashSet(args[i], p, hits)
 		} else if _, ok := builtins[args[i]]; !ok {
 			r.builtinErr("hash", "%s: not found", args[i])
 			status = 1

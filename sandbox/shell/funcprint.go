@@ -439,6 +439,13 @@ func (p *cmdPrinter) testExpr(x syntax.TestExpr) string {
 
 func (p *cmdPrinter) assign(as *syntax.Assign) string {
 	if as.Array == nil {
+		if as.Value != nil && as.Value.Pos().IsValid() {
+			// the value with bash's parse-time rewrites ($'..' quoted)
+			start, vstart := int(as.Pos().Offset()), int(as.Value.Pos().Offset())
+			if start >= 0 && start <= vstart && vstart <= len(p.src) {
+				return p.src[start:vstart] + p.word(as.Value)
+			}
+		}
 		return p.text(as)
 	}
 	s := as.Name.Value
