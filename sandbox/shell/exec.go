@@ -378,7 +378,7 @@ func (r *Interp) caseClause(c *syntax.CaseClause) {
 	// the word gets tilde expansion, as a pattern does
 	var x xbuf
 	r.expandParts(&x, c.Word.Parts, false, true)
-	x.joinBreaks()
+	x.joinBreaks(r)
 	word := string(x.b)
 	r.status = 0
 	for i := 0; i < len(c.Items); i++ {

@@ -26,8 +26,9 @@ type xmark struct {
 }
 
 const (
-	markBreak uint8 = iota + 1 // end the field here ("$@" elements)
-	markEmpty                  // a field exists here even if empty ("")
+	markBreak     uint8 = iota + 1 // end the field here ("$@" elements)
+	markEmpty                      // a field exists here even if empty ("")
+	markStarBreak                  // a break between unquoted $* elements
 )
 
 func (x *xbuf) add(s string, quoted, split bool) {
@@ -54,12 +55,17 @@ func (x *xbuf) appendBuf(y *xbuf) {
 // joinBreaks turns the field breaks between "$@" elements into quoted
 // spaces, for the places that make one string and split no fields
 // (assignments, here-strings, patterns, case words): bash joins "$@"
-// with a space there, whatever IFS holds.
-func (x *xbuf) joinBreaks() {
+// with a space there, whatever IFS holds, and $* with the first
+// character of IFS.
+func (x *xbuf) joinBreaks(r *Interp) {
 	n := 0
+	star := ""
 	for _, m := range x.marks {
-		if m.kind == markBreak {
+		if m.kind == markBreak || m.kind == markStarBreak {
 			n++
+		}
+		if m.kind == markStarBreak && star == "" {
+			star = r.ifsJoiner()
 		}
 	}
 	if n == 0 {
@@ -70,11 +76,17 @@ func (x *xbuf) joinBreaks() {
 	split := make([]bool, 0, len(x.b)+n)
 	pos := 0
 	for _, m := range x.marks {
-		if m.kind != markBreak {
+		if m.kind != markBreak && m.kind != markStarBreak {
 			continue
 		}
 		b, quote, split = append(b, x.b[pos:m.pos]...), append(quote, x.quote[pos:m.pos]...), append(split, x.split[pos:m.pos]...)
-		b, quote, split = append(b, ' '), append(quote, true), append(split, false)
+		sep := " "
+		if m.kind == markStarBreak {
+			sep = star
+		}
+		for i := 0; i < len(sep); i++ {
+			b, quote, split = append(b, sep[i]), append(quote, true), append(split, false)
+		}
 		pos = m.pos
 	}
 	x.b = append(b, x.b[pos:]...)
@@ -148,7 +160,7 @@ func (r *Interp) fields(w *syntax.Word, split bool) []field {
 	// that looks like an assignment (echo PATH=~/bin:~/x).
 	r.expandPartsMode(&x, w.Parts, false, true, !r.opts.posix && assignLike(w))
 	if !split {
-		x.joinBreaks()
+		x.joinBreaks(r)
 		return []field{{b: x.b, quote: x.quote}}
 	}
 	return r.splitFields(&x)
@@ -175,7 +187,7 @@ func (r *Interp) splitFields(x *xbuf) []field {
 	for i := 0; i <= len(x.b); i++ {
 		for mi < len(x.marks) && x.marks[mi].pos == i {
 			switch x.marks[mi].kind {
-			case markBreak:
+			case markBreak, markStarBreak:
 				// Unquoted elements split as if joined with the first
 				// IFS character: an empty one is a field only when that
 				// character is not whitespace.
@@ -289,7 +301,7 @@ func (r *Interp) expandString(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, false)
-	x.joinBreaks()
+	x.joinBreaks(r)
 	return string(x.b)
 }
 
@@ -304,7 +316,7 @@ func (r *Interp) expandAssignValue(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandPartsMode(&x, w.Parts, false, false, true)
-	x.joinBreaks()
+	x.joinBreaks(r)
 	return string(x.b)
 }
 
@@ -316,7 +328,7 @@ func (r *Interp) expandPattern(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, true) // with tilde expansion
-	x.joinBreaks()
+	x.joinBreaks(r)
 	return escapePattern(field{b: x.b, quote: x.quote})
 }
 
@@ -332,7 +344,7 @@ func (r *Interp) expandHeredoc(w *syntax.Word) string {
 		}
 		r.expandParts(&x, []syntax.WordPart{p}, true, false)
 	}
-	x.joinBreaks()
+	x.joinBreaks(r)
 	return string(x.b)
 }
 

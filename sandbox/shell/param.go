@@ -65,8 +65,8 @@ func (r *Interp) emitParam(x *xbuf, pv paramValue, quoted bool) {
 	}
 	for i, v := range pv.vals {
 		if i > 0 {
-			if quoted {
-				x.mark(markBreak)
+			if pv.star {
+				x.mark(markStarBreak)
 			} else {
 				x.mark(markBreak)
 			}
@@ -459,7 +459,7 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 		}
 	}
 	joined := *raw
-	joined.joinBreaks()
+	joined.joinBreaks(r)
 	return paramValue{vals: []string{string(joined.b)}, set: true, raw: raw}
 }
 
@@ -599,7 +599,7 @@ func (r *Interp) removeAffix(s, pat string, op syntax.ParExpOperator) string {
 func (r *Interp) expandReplacement(w *syntax.Word) string {
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, false)
-	x.joinBreaks()
+	x.joinBreaks(r)
 	if !r.opts.patsubReplacement {
 		return string(x.b)
 	}
