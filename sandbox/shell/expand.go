@@ -80,12 +80,14 @@ func (x *xbuf) joinBreaks(r *Interp) {
 			continue
 		}
 		b, quote, split = append(b, x.b[pos:m.pos]...), append(quote, x.quote[pos:m.pos]...), append(split, x.split[pos:m.pos]...)
-		sep := " "
+		// the IFS character joining $* is unquoted: a pattern char in
+		// a pattern (${x#$*} with IFS=?)
+		sep, q := " ", true
 		if m.kind == markStarBreak {
-			sep = star
+			sep, q = star, false
 		}
 		for i := 0; i < len(sep); i++ {
-			b, quote, split = append(b, sep[i]), append(quote, true), append(split, false)
+			b, quote, split = append(b, sep[i]), append(quote, q), append(split, false)
 		}
 		pos = m.pos
 	}
