@@ -452,7 +452,16 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 		w = dqOperand(w)
 	}
 	raw := &xbuf{}
-	r.expandParts(raw, w.Parts, r.paramInDQ, false)
+	if r.paramInDQ {
+		for _, p := range w.Parts {
+			if q, ok := p.(*syntax.SglQuoted); ok && r.sglInDQ(raw, q) {
+				continue
+			}
+			r.expandParts(raw, []syntax.WordPart{p}, true, false)
+		}
+	} else {
+		r.expandParts(raw, w.Parts, false, false)
+	}
 	for i, q := range raw.quote {
 		if !q {
 			raw.split[i] = true // unquoted text of the word splits, literals too
@@ -873,4 +882,40 @@ func ansiCQuote(s string) string {
 	}
 	sb.WriteByte('\'')
 	return sb.String()
+}
+
+// sglInDQ expands '..' in the operand of a ${x:-'..'} inside double
+// quotes, where bash keeps the quotes as characters and expands what is
+// between them as double-quoted text ("${v:+'$v'}"). It reports false
+// for text it leaves to the caller.
+func (r *Interp) sglInDQ(x *xbuf, q *syntax.SglQuoted) bool {
+	if q.Dollar || !strings.ContainsAny(q.Value, "\\$`") || strings.Contains(q.Value, `"`) {
+		return false
+	}
+	src := `: "` + q.Value + `"`
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 2 || len(ce.Args[1].Parts) != 1 {
+		return false
+	}
+	dq, ok := ce.Args[1].Parts[0].(*syntax.DblQuoted)
+	if !ok {
+		return false
+	}
+	// the parts' offsets are into src: arithmetic and subscripts are
+	// read from it
+	saved := r.source
+	name := ""
+	if saved != nil {
+		name = saved.name
+	}
+	r.source = &sourceFile{name: name, text: src}
+	defer func() { r.source = saved }()
+	x.add("'", true, false)
+	r.expandParts(x, dq.Parts, true, false)
+	x.add("'", true, false)
+	return true
 }

@@ -319,11 +319,12 @@ func (r *Interp) badRepaired(pe *syntax.ParamExp) {
 }
 
 // dqOperand is w as the operand of ${x:-w} inside double quotes, where
-// single quotes are literal characters.
+// single quotes are literal characters. Quotes around text that expands
+// stay for sglInDQ.
 func dqOperand(w *syntax.Word) *syntax.Word {
 	var cp *syntax.Word
 	for i, p := range w.Parts {
-		if q, ok := p.(*syntax.SglQuoted); ok && !q.Dollar && !strings.Contains(q.Value, "\\") {
+		if q, ok := p.(*syntax.SglQuoted); ok && !q.Dollar && !strings.ContainsAny(q.Value, "\\$`") {
 			if cp == nil {
 				cp = &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
 			}
