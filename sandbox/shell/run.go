@@ -336,6 +336,7 @@ func parseEach(src string, fn func(st *syntax.Stmt) bool) error {
 		if err != nil {
 			return err
 		}
+		backquoteContinuations(st, src)
 		if !fn(st) {
 			return nil
 		}

@@ -17,6 +17,7 @@ func parseBash(src, name string) (*syntax.File, error) {
 	if err != nil {
 		return f, err
 	}
+	backquoteContinuations(f, src)
 	var bad error
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if bad != nil {
@@ -200,4 +201,47 @@ func parenDepth(s string) int {
 		}
 	}
 	return depth
+}
+
+// backquoteContinuations removes each backslash-newline from single-quoted
+// text inside `..`: bash drops them as it reads the backquoted command,
+// quotes or not (echo `echo 'a\<newline>b'` prints ab).
+func backquoteContinuations(n syntax.Node, src string) {
+	if !strings.Contains(src, "`") || !strings.Contains(src, "\\\n") {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		cs, ok := n.(*syntax.CmdSubst)
+		if !ok || !cs.Backquotes {
+			return true
+		}
+		syntax.Walk(cs, func(n syntax.Node) bool {
+			q, ok := n.(*syntax.SglQuoted)
+			if !ok || q.Dollar {
+				return true
+			}
+			// the quoted text as written, unescaped as `..` is read
+			s, e := int(q.Pos().Offset())+1, int(q.End().Offset())-1
+			if s < 0 || e > len(src) || s > e || !strings.Contains(src[s:e], "\\\n") {
+				return true
+			}
+			var sb strings.Builder
+			raw := src[s:e]
+			for i := 0; i < len(raw); i++ {
+				if raw[i] == '\\' && i+1 < len(raw) {
+					switch raw[i+1] {
+					case '\\', '$', '`':
+						i++
+					case '\n':
+						i++
+						continue
+					}
+				}
+				sb.WriteByte(raw[i])
+			}
+			q.Value = sb.String()
+			return true
+		})
+		return false
+	})
 }
