@@ -100,6 +100,14 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 	if r.source != nil && r.source.bad[int(pe.Pos().Offset())] {
 		r.badRepaired(pe)
 	}
+	if pe.Param.Value == "#" && !pe.Length && (pe.Exp != nil || pe.Repl != nil) {
+		// ${#/} ${#%} ${#=} ${#+}: bash reads # as the length operator
+		// with no parameter after it
+		switch r.curText(pe) {
+		case "${#/}", "${#%}", "${#=}", "${#+}":
+			r.badSubst(pe)
+		}
+	}
 	name := pe.Param.Value
 	// ${!prefix*} and ${!prefix@}
 	if pe.Excl && pe.Names != 0 {
