@@ -341,6 +341,13 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 				return pv
 			}
 			val := r.expandString(pe.Exp.Word)
+			if w := pe.Exp.Word; w != nil && !r.paramInDQ && len(w.Parts) > 0 && strings.HasPrefix(litPrefix(w.Parts[0]), "~") {
+				// ${u=~} assigns the expanded tilde
+				var x xbuf
+				r.expandParts(&x, w.Parts, false, true)
+				x.joinBreaks(r)
+				val = string(x.b)
+			}
 			if pv.name != "" && pv.list {
 				r.errorf("%s: bad array subscript", paramDisplayName(pe))
 				panic(errDiscard)
@@ -468,7 +475,7 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 			r.expandParts(raw, []syntax.WordPart{p}, true, false)
 		}
 	} else {
-		r.expandParts(raw, w.Parts, false, false)
+		r.expandParts(raw, w.Parts, false, true) // ${x:-~} expands the ~
 	}
 	for i, q := range raw.quote {
 		if !q {
@@ -926,4 +933,12 @@ func (r *Interp) sglInDQ(x *xbuf, q *syntax.SglQuoted) bool {
 	r.expandParts(x, dq.Parts, true, false)
 	x.add("'", true, false)
 	return true
+}
+
+// litPrefix is the value of p if it is a literal, or "".
+func litPrefix(p syntax.WordPart) string {
+	if l, ok := p.(*syntax.Lit); ok {
+		return l.Value
+	}
+	return ""
 }
