@@ -92,6 +92,13 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 			return near("newline", line)
 		}
 		return near(tok, tline)
+	case strings.HasPrefix(msg, "statements must be separated by"):
+		// { :; } x, case x in esac) ...: bash names the token there
+		tok, tline := nextToken(src[off:], line)
+		if tok == "" {
+			return eof
+		}
+		return near(tok, tline)
 	case strings.HasPrefix(msg, "anonymous functions are a"):
 		// if() { :; }: bash reads if, then ( opens a subshell and the )
 		// is unexpected.
