@@ -45,6 +45,7 @@ var slow = map[string]time.Duration{
 	// on a loaded machine, past the default limit without being stuck
 	"dollar-at-star": 30 * time.Second,
 	"more-exp":       30 * time.Second,
+	"exp":            30 * time.Second,
 }
 
 const (
