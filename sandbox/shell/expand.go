@@ -367,7 +367,13 @@ func (r *Interp) expandPartsMode(x *xbuf, parts []syntax.WordPart, quoted, first
 				continue
 			}
 			if (first && i == 0) || assign {
-				v = r.expandTildes(x, v, i == 0, assign, i+1 < len(parts))
+				// in a word that looks like an assignment (first set),
+				// the ~ after its first = expands; in a value, no =
+				eqAt := -1
+				if first && i == 0 && assign {
+					eqAt = strings.IndexByte(v, '=')
+				}
+				v = r.expandTildes(x, v, i == 0, assign, i+1 < len(parts), eqAt)
 			}
 			addUnquotedLit(x, v)
 		case *syntax.SglQuoted:
@@ -498,7 +504,7 @@ func unescapeDquote(v string, heredoc bool) string {
 // unquoted ':' or the first '='), adding quoted text for what it
 // replaced. more says that other parts of the word follow v: a tilde
 // prefix that runs on into them (~$USER, ~"x") is not expanded.
-func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign, more bool) string {
+func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign, more bool, eqAt int) string {
 	expand1 := func(s string) (string, bool) {
 		// s starts with ~; it ends at the first '/' (or ':' in assignments).
 		end := strings.IndexByte(s, '/')
@@ -557,11 +563,12 @@ func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign, more bool) str
 	if !assign || !strings.Contains(v, "~") {
 		return v
 	}
-	// In an assignment value: after each ':' (and '=' for declare args).
+	// In an assignment value: after each ':' (and the word's first '=').
 	var sb strings.Builder
 	for i := 0; i < len(v); i++ {
-		if v[i] == '~' && i > 0 && (v[i-1] == ':' || v[i-1] == '=') {
+		if v[i] == '~' && i > 0 && (v[i-1] == ':' || i-1 == eqAt) {
 			if out, ok := expand1(v[i:]); ok {
+				eqAt = -1
 				home, rest, _ := strings.Cut(out, "\x00")
 				addUnquotedLit(x, sb.String())
 				sb.Reset()
