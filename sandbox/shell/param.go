@@ -340,7 +340,14 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			if pv.set && !(op == syntax.AssignUnsetOrNull && isNull()) {
 				return pv
 			}
-			val := r.expandString(pe.Exp.Word)
+			val := ""
+			if r.paramInDQ {
+				// "${x='$y'}" assigns what "${x:-'$y'}" gives: quotes kept
+				wv := r.wordValue(pe.Exp.Word)
+				val = wv.str()
+			} else {
+				val = r.expandString(pe.Exp.Word)
+			}
 			if w := pe.Exp.Word; w != nil && !r.paramInDQ && len(w.Parts) > 0 && strings.HasPrefix(litPrefix(w.Parts[0]), "~") {
 				// ${u=~} assigns the expanded tilde
 				var x xbuf
