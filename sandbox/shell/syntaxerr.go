@@ -66,6 +66,14 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 		off = len(src)
 	}
 	line := int(pe.Pos.Line())
+	if text, semis, ok := arithForHeader(src, off); ok && semis != 2 {
+		// for (( a; b )) or for (( a; b; c; d )): bash words it so
+		what := "arithmetic expression required"
+		if semis > 2 {
+			what = "`;' unexpected"
+		}
+		return fmt.Sprintf("%sline %d: syntax error: %s\n%sline %d: syntax error: `%s'\n", prefix, base+line, what, prefix, base+line, text)
+	}
 	switch {
 	case strings.HasPrefix(msg, "reached EOF without closing quote `"):
 		q := strings.TrimSuffix(strings.TrimPrefix(msg, "reached EOF without closing quote `"), "`")
@@ -251,4 +259,35 @@ func backquoteContinuations(n syntax.Node, src string) {
 		})
 		return false
 	})
+}
+
+// arithForHeader finds the (( .. )) of a for command around offset off of
+// src, on one line: its text and how many ; it holds.
+func arithForHeader(src string, off int) (string, int, bool) {
+	if off > len(src) {
+		return "", 0, false
+	}
+	ls := strings.LastIndexByte(src[:off], '\n') + 1
+	le := strings.IndexByte(src[off:], '\n')
+	if le < 0 {
+		le = len(src)
+	} else {
+		le += off
+	}
+	line := src[ls:le]
+	f := strings.Index(line, "for")
+	if f < 0 {
+		return "", 0, false
+	}
+	rest := strings.TrimLeft(line[f+3:], " \t")
+	if !strings.HasPrefix(rest, "((") {
+		return "", 0, false
+	}
+	start := ls + len(line) - len(rest)
+	end := strings.Index(src[start:le], "))")
+	if end < 0 || off < start || off > start+end+2 {
+		return "", 0, false
+	}
+	text := src[start : start+end+2]
+	return text, strings.Count(text, ";"), true
 }
