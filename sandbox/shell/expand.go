@@ -636,6 +636,20 @@ func ansiCFull(s string) string {
 				sb.WriteString("\\c")
 			}
 		case 'x', 'u', 'U':
+			if e == 'x' && i+1 < len(s) && s[i+1] == '{' {
+				// \x{HHH}: every hex digit, the low byte of the value,
+				// and a } after them goes too
+				v, j := 0, i+2
+				for ; j < len(s) && isHex(s[j]); j++ {
+					v = (v*16 + hexDigit(s[j])) & 0xff
+				}
+				sb.WriteByte(byte(v))
+				if j < len(s) && s[j] == '}' {
+					j++
+				}
+				i = j - 1
+				continue
+			}
 			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
 			j := i + 1
 			for j < len(s) && j-i-1 < max && isHex(s[j]) {
@@ -930,4 +944,15 @@ func approxCount(n float64) string {
 		return "more than 10^15"
 	}
 	return strconv.FormatFloat(n, 'f', 0, 64)
+}
+
+// hexDigit is the value of the hex digit c.
+func hexDigit(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
 }
