@@ -632,6 +632,9 @@ func ansiCFull(s string) string {
 				} else {
 					sb.WriteByte(s[i] & 0x1f)
 				}
+				if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+					i++ // \c\\ is control-backslash
+				}
 			} else {
 				sb.WriteString("\\c")
 			}
