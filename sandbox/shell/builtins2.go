@@ -26,7 +26,7 @@ func builtinSet(r *Interp, args []string) int {
 				sb.WriteString(n + "=" + rest + "\n")
 				continue
 			}
-			sb.WriteString(n + "=" + shellQuoteValue(v.Str) + "\n")
+			sb.WriteString(n + "=" + shellQuoteValue(v.Str, r.opts.posix) + "\n")
 		}
 		for _, n := range sortedFuncNames(r) {
 			sb.WriteString(r.funcText(r.funcs[n]))
@@ -991,7 +991,7 @@ func builtinComplete(r *Interp, args []string) int {
 			opts = append(opts, a)
 			if strings.ContainsAny(a[1:], "AWFCGoXPS") && i+1 < len(args) && len(a) == 2 {
 				i++
-				opts = append(opts, shellQuoteValue(args[i]))
+				opts = append(opts, shellQuoteValue(args[i], false))
 			}
 			continue
 		}
