@@ -707,6 +707,13 @@ func (r *Interp) evalStringAt(src, name string, extra int) {
 	base := line - 1 + extra
 	f, _, rep, err := parseRepaired(src, name)
 	file.setRepairs(rep)
+	if file.hdoc != nil {
+		// lines count from the eval's, as its errors do
+		h := *file.hdoc
+		h.line += base
+		h.lastLine += base
+		file.hdoc = &h
+	}
 	if err != nil {
 		// What precedes the error's line runs first, as in bash.
 		r.runBeforeSyntaxError(src, name, err, base)

@@ -646,5 +646,5 @@ func (r *Interp) hdocWarn(file *sourceFile, st *syntax.Stmt) {
 		return
 	}
 	file.hdoc = nil
-	r.errorfLine(r.lineBase+w.lastLine, "warning: here-document at line %d delimited by end-of-file (wanted `%s')", r.lineBase+w.line, w.delim)
+	r.errorfLine(w.lastLine, "warning: here-document at line %d delimited by end-of-file (wanted `%s')", w.line, w.delim)
 }
