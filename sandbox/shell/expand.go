@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -390,11 +391,24 @@ func (r *Interp) expandPartsMode(x *xbuf, parts []syntax.WordPart, quoted, first
 				x.mark(markEmpty)
 				continue
 			}
-			// "$@" with no parameters makes no field at all.
-			if !isQuotedAtOnly(p) {
-				x.mark(markEmpty)
+			// "$@" with no parameters makes no field at all, nor does
+			// "$x$@" when the rest expands to nothing.
+			if isQuotedAtOnly(p) {
+				r.expandParts(x, p.Parts, true, false)
+				continue
 			}
+			if len(r.params) > 0 || !hasBareAt(p) {
+				x.mark(markEmpty)
+				r.expandParts(x, p.Parts, true, false)
+				continue
+			}
+			pos, mi := len(x.b), len(x.marks)
 			r.expandParts(x, p.Parts, true, false)
+			if len(x.b) > pos || hasLitText(p) {
+				x.marks = slices.Insert(x.marks, mi, xmark{pos, markEmpty})
+			} else {
+				x.marks = x.marks[:mi] // the empty "$x" in it makes no field either
+			}
 		case *syntax.ParamExp:
 			r.expandParam(x, p, quoted)
 		case *syntax.CmdSubst:
@@ -958,4 +972,25 @@ func hexDigit(c byte) int {
 		return int(c-'A') + 10
 	}
 	return int(c - '0')
+}
+
+// hasBareAt reports whether q holds a plain $@ or ${@} among its parts.
+func hasBareAt(q *syntax.DblQuoted) bool {
+	for _, p := range q.Parts {
+		if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "@" &&
+			!pe.Length && !pe.Excl && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && pe.Names == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLitText reports whether q holds literal text.
+func hasLitText(q *syntax.DblQuoted) bool {
+	for _, p := range q.Parts {
+		if l, ok := p.(*syntax.Lit); ok && l.Value != "" {
+			return true
+		}
+	}
+	return false
 }
