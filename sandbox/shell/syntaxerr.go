@@ -75,6 +75,16 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 		return fmt.Sprintf("%sline %d: syntax error: %s\n%sline %d: syntax error: `%s'\n", prefix, base+line, what, prefix, base+line, text)
 	}
 	switch {
+	case msg == "`case x` must be followed by `in`" && strings.HasPrefix(src[off:], "case"):
+		// the token after case's word
+		rest := strings.TrimLeft(src[off+4:], " \t")
+		_, w := nextToken(rest, line)
+		word, _ := nextToken(rest, line)
+		tok, tline := nextToken(rest[len(word):], w)
+		if tok == "" {
+			return eof
+		}
+		return near(tok, tline)
 	case strings.HasPrefix(msg, "reached EOF without closing quote `"):
 		q := strings.TrimSuffix(strings.TrimPrefix(msg, "reached EOF without closing quote `"), "`")
 		return fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `%s'\n", prefix, base+nlines, q)
@@ -98,6 +108,12 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 				return eof
 			}
 			return near("newline", line)
+		}
+		return near(tok, tline)
+	case msg == "case patterns must be separated with `|`":
+		tok, tline := nextToken(src[off:], line)
+		if tok == "" {
+			return eof
 		}
 		return near(tok, tline)
 	case strings.HasPrefix(msg, "statements must be separated by"):
