@@ -968,6 +968,20 @@ func (r *Interp) completions(action string) []string {
 }
 
 func builtinComplete(r *Interp, args []string) int {
+	if len(args) > 2 && args[1] == "-p" {
+		// complete -p NAME...: those, in the order given
+		status := 0
+		for _, n := range args[2:] {
+			spec, ok := r.completeSpecs[n]
+			if !ok {
+				r.builtinErr("complete", "%s: no completion specification", n)
+				status = 1
+				continue
+			}
+			r.writeOut("complete", "complete "+spec+" "+n+"\n")
+		}
+		return status
+	}
 	if len(args) == 1 || args[1] == "-p" {
 		var sb strings.Builder
 		names := make([]string, 0, len(r.completeSpecs))
@@ -991,7 +1005,7 @@ func builtinComplete(r *Interp, args []string) int {
 			opts = append(opts, a)
 			if strings.ContainsAny(a[1:], "AWFCGoXPS") && i+1 < len(args) && len(a) == 2 {
 				i++
-				opts = append(opts, shellQuoteValue(args[i], false))
+				opts = append(opts, shellQuote(args[i])) // complete -p quotes always
 			}
 			continue
 		}
