@@ -41,6 +41,11 @@ var skipped = map[string]string{
 var slow = map[string]time.Duration{
 	"trap":      30 * time.Second, // sleeps 7, 6 and 5 in the background and waits
 	"ifs-posix": 30 * time.Second, // 6,856 IFS cases through eval
+	// several hundred runs of the recho guest, each a wasm instance: 4-10 s
+	// on a loaded machine, past the default limit without being stuck
+	"dollar-at-star": 30 * time.Second,
+	"more-exp":       30 * time.Second,
+	"exp":            30 * time.Second,
 }
 
 const (

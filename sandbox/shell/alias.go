@@ -162,6 +162,7 @@ func (r *Interp) runUnits(file *sourceFile, stmts []*syntax.Stmt, run func(st *s
 		r.source = src
 		stop := false
 		for _, st := range list {
+			r.hdocWarn(file, st)
 			if run(st) {
 				stop = true
 				break

@@ -358,6 +358,11 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	val := r.expandAssignValue(as.Value)
 	if as.Index != nil {
 		raw := r.curText(as.Index)
+		if raw == "" {
+			// m[]=x (repair.go): bash reports the empty subscript.
+			r.errorf("%s[]: bad array subscript", name)
+			return false
+		}
 		if v := r.vars.get(name); (raw == "@" || raw == "*") && (v == nil || v.Attr&AttrAssoc == 0) {
 			r.errorf("%s[%s]: bad array subscript", name, raw)
 			return false

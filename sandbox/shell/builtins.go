@@ -13,6 +13,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/wasmsand/wasmsand/sandbox/bashprintf"
+	"github.com/wasmsand/wasmsand/sandbox/filemode"
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
@@ -93,56 +94,8 @@ func (r *Interp) builtinErr(name, format string, args ...any) {
 }
 
 func builtinEcho(r *Interp, args []string) int {
-	args = args[1:]
-	newline, escapes := true, r.opts.xpgEcho
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
-		for _, c := range args[0][1:] {
-			switch c {
-			case 'n':
-				newline = false
-			case 'e':
-				escapes = true
-			case 'E':
-				escapes = false
-			}
-		}
-		args = args[1:]
-	}
-	s := strings.Join(args, " ")
-	if escapes {
-		out, _, _ := bashprintf.Format("%b", []string{echoOctal(s)})
-		if strings.Contains(s, `\c`) {
-			return r.writeOut("echo", out)
-		}
-		s = out
-	}
-	if newline {
-		s += "\n"
-	}
-	return r.writeOut("echo", s)
-}
-
-// echoOctal quotes the backslashes of s that printf's %b would take for
-// a \NNN octal escape: echo knows only \0NNN.
-func echoOctal(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		b.WriteByte(s[i])
-		if s[i] != '\\' || i+1 >= len(s) {
-			continue
-		}
-		switch c := s[i+1]; {
-		case c == '\\':
-			b.WriteByte(c)
-			i++
-		case c >= '1' && c <= '7':
-			b.WriteByte('\\')
-		}
-	}
-	return b.String()
+	var o bashprintf.Options
+	return r.writeOut("echo", o.Echo(args[1:], r.opts.xpgEcho, false))
 }
 
 func builtinPrintf(r *Interp, args []string) int {
@@ -519,9 +472,11 @@ func (r *Interp) runSourceNested(src, name string) {
 	saved := r.source
 	r.source = file
 	defer func() { r.source = saved }()
-	ptext, bad := parseText(src)
-	file.bad = bad
+	ptext, rep := parseText(src)
+	file.setRepairs(rep)
 	err := parseEach(ptext, func(st *syntax.Stmt) bool {
+		rep.apply(st)
+		r.hdocWarn(file, st)
 		r.stmt(st)
 		return !r.exiting && !r.returning
 	})
@@ -687,6 +642,7 @@ func (r *Interp) describe(name, mode string, all bool) bool {
 			paths = []string{name}
 		}
 	} else if p, ok := r.hashes[name]; ok && !all {
+		r.hashHit(name)
 		paths = []string{p}
 	} else {
 		pathVar, _ := r.getScalar("PATH")
@@ -770,13 +726,8 @@ func builtinHash(r *Interp, args []string) int {
 		}
 		var sb strings.Builder
 		sb.WriteString("hits\tcommand\n")
-		keys := make([]string, 0, len(r.hashes))
-		for k := range r.hashes {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			sb.WriteString("   1\t" + r.hashes[k] + "\n")
+		for _, k := range r.hashOrder() {
+			fmt.Fprintf(&sb, "%4d\t%s\n", r.hashMeta[k].hits, r.hashes[k])
 		}
 		return r.writeOut("hash", sb.String())
 	}
@@ -785,12 +736,20 @@ func builtinHash(r *Interp, args []string) int {
 		switch args[i] {
 		case "-r":
 			r.hashes = map[string]string{}
+			if r.hashMeta != nil {
+				r.hashMeta = map[string]hashMeta{}
+			}
 			continue
 		case "-d":
 			for _, n := range args[i+1:] {
+				// bash is silent before its table first held a name
+				if _, ok := r.hashes[n]; !ok && r.hashMeta != nil {
+					r.builtinErr("hash", "%s: not found", n)
+					status = 1
+				}
 				delete(r.hashes, n)
 			}
-			return 0
+			return status
 		case "-t":
 			for _, n := range args[i+1:] {
 				if p, ok := r.hashes[n]; ok {
@@ -803,12 +762,16 @@ func builtinHash(r *Interp, args []string) int {
 			return status
 		case "-p":
 			if i+2 < len(args) {
-				r.hashes[args[i+2]] = args[i+1]
+				r.hashSet(args[i+2], args[i+1], 0)
 			}
 			return 0
 		}
 		if p, err := r.lookPath(args[i]); err == nil {
-			r.hashes[args[i]] = p
+			hits := 0
+			if _, ok := r.hashes[args[i]]; ok {
+				hits = 1 // hashing a hashed name again, as bash counts it
+			}
+			r.hashSet(args[i], p, hits)
 		} else if _, ok := builtins[args[i]]; !ok {
 			r.builtinErr("hash", "%s: not found", args[i])
 			status = 1
@@ -971,8 +934,9 @@ func builtinUmask(r *Interp, args []string) int {
 		}
 		r.umask = uint32(v)
 	} else {
-		bits, ok := r.symbolicMode(args[0], ^r.umask&0o777)
-		if !ok {
+		bits, err := filemode.Apply(args[0], ^r.umask&0o777, filemode.Options{Strict: true})
+		if err != nil {
+			r.builtinErr("umask", "%s", err.Error())
 			return 1
 		}
 		r.umask = ^bits & 0o777
@@ -981,71 +945,6 @@ func builtinUmask(r *Interp, args []string) int {
 		return builtinUmask(r, []string{"umask", "-S"})
 	}
 	return 0
-}
-
-// symbolicMode applies a chmod-style MODE ("u=rwx,g+w") to the
-// permission bits, as bash's umask does.
-func (r *Interp) symbolicMode(mode string, bits uint32) (uint32, bool) {
-	at := func(i int) byte {
-		if i < len(mode) {
-			return mode[i]
-		}
-		return 0
-	}
-	i := 0
-	for {
-		var who, perm uint32
-		for ; strings.IndexByte("agou", at(i)) >= 0 && at(i) != 0; i++ {
-			switch at(i) {
-			case 'u':
-				who |= 0o700
-			case 'g':
-				who |= 0o070
-			case 'o':
-				who |= 0o007
-			case 'a':
-				who |= 0o777
-			}
-		}
-		op := at(i)
-		i++
-		if op != '+' && op != '-' && op != '=' {
-			r.builtinErr("umask", "`%s': invalid symbolic mode operator", string(op))
-			return 0, false
-		}
-		for ; at(i) == 'r' || at(i) == 'w' || at(i) == 'x'; i++ {
-			switch at(i) {
-			case 'r':
-				perm |= 0o444
-			case 'w':
-				perm |= 0o222
-			case 'x':
-				perm |= 0o111
-			}
-		}
-		if at(i) != 0 && at(i) != ',' {
-			r.builtinErr("umask", "`%c': invalid symbolic mode character", at(i))
-			return 0, false
-		}
-		if who != 0 {
-			perm &= who
-		}
-		switch op {
-		case '+':
-			bits |= perm
-		case '-':
-			bits &^= perm
-		case '=':
-			if who == 0 {
-				who = 0o777
-			}
-			bits = bits&^who | perm
-		}
-		if at(i) == 0 {
-			return bits, true
-		}
-		i++
-	}
 }
 
 func builtinTimes(r *Interp, args []string) int {

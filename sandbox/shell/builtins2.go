@@ -26,7 +26,7 @@ func builtinSet(r *Interp, args []string) int {
 				sb.WriteString(n + "=" + rest + "\n")
 				continue
 			}
-			sb.WriteString(n + "=" + shellQuoteValue(v.Str) + "\n")
+			sb.WriteString(n + "=" + shellQuoteValue(v.Str, r.opts.posix) + "\n")
 		}
 		for _, n := range sortedFuncNames(r) {
 			sb.WriteString(r.funcText(r.funcs[n]))
@@ -705,7 +705,7 @@ func builtinDisown(r *Interp, args []string) int {
 
 // --- getopts ---------------------------------------------------------
 
-func builtinGetopts(r *Interp, args []string) int {
+func builtinGetopts(r *Interp, args []string) (status int) {
 	if len(args) > 1 && args[1] == "--" {
 		args = append(args[:1:1], args[2:]...)
 	} else if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
@@ -718,9 +718,30 @@ func builtinGetopts(r *Interp, args []string) int {
 		return 2
 	}
 	optstring, name := args[1], args[2]
-	if !validName(name) {
-		r.builtinErr("getopts", "`%s': not a valid identifier", name)
-		return 1
+	// bash reads the option first and fails when it binds the name.
+	validVar := validName(name)
+	if !validVar {
+		defer func() {
+			r.builtinErr("getopts", "`%s': not a valid identifier", name)
+			status = 1
+		}()
+	}
+	setName := func(v string) {
+		if validVar {
+			r.assignQuiet(name, v)
+		}
+	}
+	// bash unbinds OPTARG at the end of the options and for an error
+	// it reports itself, readonly or not.
+	unbindOptarg := func() {
+		if _, sc := r.vars.lookup("OPTARG"); sc != nil {
+			delete(sc.vars, "OPTARG")
+		}
+	}
+	setOptarg := func(v string) {
+		if err := r.assign("OPTARG", v, false); err != nil {
+			r.errorf("%s", err.Error())
+		}
 	}
 	params := r.params
 	if len(args) > 3 {
@@ -750,20 +771,22 @@ func builtinGetopts(r *Interp, args []string) int {
 		r.getoptsSetting = false
 	}
 	if optind > len(params) {
-		r.assignQuiet(name, "?")
-		r.unsetVar("OPTARG")
+		setName("?")
+		unbindOptarg()
 		setInd(optind)
 		return 1
 	}
 	arg := params[optind-1]
 	if r.getoptsSub == 0 {
 		if len(arg) < 2 || arg[0] != '-' {
-			r.assignQuiet(name, "?")
+			setName("?")
+			unbindOptarg()
 			return 1
 		}
 		if arg == "--" {
 			setInd(optind + 1)
-			r.assignQuiet(name, "?")
+			setName("?")
+			unbindOptarg()
 			return 1
 		}
 		r.getoptsSub = 1
@@ -781,43 +804,43 @@ func builtinGetopts(r *Interp, args []string) int {
 	i := strings.IndexByte(optstring, c)
 	if i < 0 || c == ':' {
 		if silent {
-			r.assignQuiet("OPTARG", string(c))
+			setOptarg(string(c))
 		} else {
-			r.unsetVar("OPTARG")
+			unbindOptarg()
 			// bash prints these as "$0: MSG", without a line number.
 			r.writeErr(fmt.Sprintf("%s: illegal option -- %c\n", r.arg0, c))
 		}
-		r.assignQuiet(name, "?")
+		setName("?")
 		advance()
 		return 0
 	}
 	if i+1 < len(optstring) && optstring[i+1] == ':' {
 		if r.getoptsSub < len(arg) {
-			r.assignQuiet("OPTARG", arg[r.getoptsSub:])
+			setOptarg(arg[r.getoptsSub:])
 			r.getoptsSub = 0
 			setInd(optind + 1)
 		} else if optind < len(params) {
-			r.assignQuiet("OPTARG", params[optind])
+			setOptarg(params[optind])
 			r.getoptsSub = 0
 			setInd(optind + 2)
 		} else {
 			r.getoptsSub = 0
 			setInd(optind + 1)
 			if silent {
-				r.assignQuiet(name, ":")
-				r.assignQuiet("OPTARG", string(c))
+				setName(":")
+				setOptarg(string(c))
 			} else {
-				r.assignQuiet(name, "?")
-				r.unsetVar("OPTARG")
+				setName("?")
+				unbindOptarg()
 				r.writeErr(fmt.Sprintf("%s: option requires an argument -- %c\n", r.arg0, c))
 			}
 			return 0
 		}
-		r.assignQuiet(name, string(c))
+		setName(string(c))
 		return 0
 	}
-	r.unsetVar("OPTARG")
-	r.assignQuiet(name, string(c))
+	unbindOptarg()
+	setName(string(c))
 	advance()
 	return 0
 }
@@ -945,6 +968,20 @@ func (r *Interp) completions(action string) []string {
 }
 
 func builtinComplete(r *Interp, args []string) int {
+	if len(args) > 2 && args[1] == "-p" {
+		// complete -p NAME...: those, in the order given
+		status := 0
+		for _, n := range args[2:] {
+			spec, ok := r.completeSpecs[n]
+			if !ok {
+				r.builtinErr("complete", "%s: no completion specification", n)
+				status = 1
+				continue
+			}
+			r.writeOut("complete", "complete "+spec+" "+n+"\n")
+		}
+		return status
+	}
 	if len(args) == 1 || args[1] == "-p" {
 		var sb strings.Builder
 		names := make([]string, 0, len(r.completeSpecs))
@@ -968,7 +1005,7 @@ func builtinComplete(r *Interp, args []string) int {
 			opts = append(opts, a)
 			if strings.ContainsAny(a[1:], "AWFCGoXPS") && i+1 < len(args) && len(a) == 2 {
 				i++
-				opts = append(opts, shellQuoteValue(args[i]))
+				opts = append(opts, shellQuote(args[i])) // complete -p quotes always
 			}
 			continue
 		}

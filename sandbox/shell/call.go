@@ -1,7 +1,10 @@
 package shell
 
 import (
+	"cmp"
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -156,6 +159,7 @@ func (r *Interp) findProgram(name string) (string, int) {
 	}
 	if p, ok := r.hashes[name]; ok {
 		if r.checkExec(p) == nil {
+			r.hashHit(name)
 			return p, 0
 		}
 		delete(r.hashes, name)
@@ -172,7 +176,7 @@ func (r *Interp) findProgram(name string) (string, int) {
 		}
 		return "", 127
 	}
-	r.hashes[name] = p
+	r.hashSet(name, p, 1)
 	return p, 0
 }
 
@@ -327,4 +331,52 @@ func (r *Interp) expandAlias(c *syntax.CallExpr, redirs []*syntax.Redirect) bool
 	defer func() { r.aliases[lit] = saved }()
 	r.withRedirs(redirs, func() { r.evalString(src, r.source.name) })
 	return true
+}
+
+// hashMeta is what bash keeps with a remembered command path: how often
+// it was found there and when it was added. Interp.hashMeta is nil until
+// the table first holds a name.
+type hashMeta struct {
+	hits int
+	seq  uint64
+}
+
+// hashSet remembers path for the command name, found hits times.
+func (r *Interp) hashSet(name, path string, hits int) {
+	r.hashes[name] = path
+	if r.hashMeta == nil {
+		r.hashMeta = map[string]hashMeta{}
+	}
+	r.hashSeq++
+	r.hashMeta[name] = hashMeta{hits: hits, seq: r.hashSeq}
+}
+
+// hashHit counts a lookup of name that the table answered.
+func (r *Interp) hashHit(name string) {
+	if m, ok := r.hashMeta[name]; ok {
+		m.hits++
+		r.hashMeta[name] = m
+	}
+}
+
+// hashOrder is the names of the hash table in the order bash lists them:
+// by bucket of its string hash (FNV-1, 256 buckets), the newest first
+// within a bucket.
+func (r *Interp) hashOrder() []string {
+	bucket := func(s string) uint32 {
+		h := uint32(2166136261)
+		for i := 0; i < len(s); i++ {
+			h *= 16777619
+			h ^= uint32(s[i])
+		}
+		return h & 255
+	}
+	keys := slices.Collect(maps.Keys(r.hashes))
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(bucket(a), bucket(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(r.hashMeta[b].seq, r.hashMeta[a].seq)
+	})
+	return keys
 }

@@ -201,6 +201,11 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		name = as.Name.Value
 		appendTo = as.Append
 		if as.Index != nil {
+			if r.curText(as.Index) == "" {
+				// declare m[]=x (repair.go)
+				r.errorf("%s[]: bad array subscript", name)
+				return false
+			}
 			hasSub = true
 			sub = r.arithSource(as.Index, as.Index.Pos().Offset(), as.Index.End().Offset())
 		}
@@ -239,7 +244,16 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		}
 	}
 	if !validName(name) || (on&AttrNameref == 0 && false) {
-		r.builtinErr(cmd, "`%s': not a valid identifier", declDisplay(it))
+		shown := declDisplay(it)
+		if it.assign != nil && arr == nil && hasValue {
+			// declare 1a=$x (repair.go): bash shows the value expanded
+			op := "="
+			if appendTo {
+				op = "+="
+			}
+			shown = name + op + value
+		}
+		r.builtinErr(cmd, "`%s': not a valid identifier", shown)
 		return false
 	}
 	if on&AttrNameref != 0 && hasValue && arr == nil {
@@ -499,7 +513,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 			sb.WriteString(r.declareLine(n, v) + "\n")
 		case "local":
 			if v.Set {
-				sb.WriteString(n + "=" + shellQuoteValue(v.Str) + "\n")
+				sb.WriteString(n + "=" + shellQuoteValue(v.Str, r.opts.posix) + "\n")
 			} else {
 				sb.WriteString(n + "\n")
 			}
@@ -511,7 +525,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 				_, rest, _ := strings.Cut(line, " "+n+"=")
 				sb.WriteString(n + "=" + rest + "\n")
 			} else if v.Set {
-				sb.WriteString(n + "=" + shellQuoteValue(v.Str) + "\n")
+				sb.WriteString(n + "=" + shellQuoteValue(v.Str, r.opts.posix) + "\n")
 			}
 		}
 	}
@@ -519,10 +533,28 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 }
 
 // shellQuoteValue quotes a value as set and declare (without -p) print
-// it: bare when safe, single-quoted otherwise.
-func shellQuoteValue(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n\"'\\$`*?[]()<>|&;~#!{}=,^") {
+// it: bare when safe (bash's sh_contains_shell_metas: ~ only where it
+// would expand, # only first), single-quoted otherwise; a lone ' is \'.
+// In posix mode control characters stay inside the single quotes.
+func shellQuoteValue(s string, posix bool) string {
+	metas := s == ""
+	for i := 0; i < len(s) && !metas; i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
+			metas = true
+		case '~':
+			metas = i == 0 || s[i-1] == '=' || s[i-1] == ':'
+		case '#':
+			metas = i == 0
+		}
+	}
+	switch {
+	case !metas:
 		return s
+	case s == "'":
+		return `\'`
+	case posix:
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return shellQuote(s)
 }

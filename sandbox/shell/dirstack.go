@@ -175,23 +175,20 @@ func builtinDirs(r *Interp, args []string) int {
 				return 1
 			}
 			index = i
-		case len(a) > 1 && a[0] == '-':
-			for _, c := range a[1:] {
-				switch c {
-				case 'l':
-					long = true
-				case 'p':
-					perLine = true
-				case 'v':
-					perLine, verbose = true, true
-				default:
-					r.builtinErr("dirs", "-%c: invalid option", c)
-					r.writeErr("dirs: usage: dirs [-clpv] [+N] [-N]\n")
-					return 2
-				}
-			}
+		case a == "-l":
+			long = true
+		case a == "-p":
+			perLine = true
+		case a == "-v":
+			perLine, verbose = true, true
+		case a == "--":
+		case a[0] == '-' || a[0] == '+':
+			// bash takes its options one to a word: -lv is no number
+			r.builtinErr("dirs", "%s: invalid number", a)
+			r.writeErr("dirs: usage: dirs [-clpv] [+N] [-N]\n")
+			return 2
 		default:
-			r.builtinErr("dirs", "%s: invalid argument", a)
+			r.builtinErr("dirs", "%s: invalid option", a)
 			r.writeErr("dirs: usage: dirs [-clpv] [+N] [-N]\n")
 			return 2
 		}
@@ -203,6 +200,10 @@ func builtinDirs(r *Interp, args []string) int {
 		}
 	}
 	if index >= 0 {
+		if verbose {
+			// dirs -v N numbers the one entry as -v does
+			return r.writeOut("dirs", fmt.Sprintf("%2d  %s\n", index, list[index]))
+		}
 		return r.writeOut("dirs", list[index]+"\n")
 	}
 	if !perLine {

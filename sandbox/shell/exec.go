@@ -375,7 +375,11 @@ func (r *Interp) selectLoop(name string, items []string, body []*syntax.Stmt) {
 }
 
 func (r *Interp) caseClause(c *syntax.CaseClause) {
-	word := r.expandString(c.Word)
+	// the word gets tilde expansion, as a pattern does
+	var x xbuf
+	r.expandParts(&x, c.Word.Parts, false, true)
+	x.joinBreaks(r)
+	word := string(x.b)
 	r.status = 0
 	for i := 0; i < len(c.Items); i++ {
 		item := c.Items[i]

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,8 +27,9 @@ type xmark struct {
 }
 
 const (
-	markBreak uint8 = iota + 1 // end the field here ("$@" elements)
-	markEmpty                  // a field exists here even if empty ("")
+	markBreak     uint8 = iota + 1 // end the field here ("$@" elements)
+	markEmpty                      // a field exists here even if empty ("")
+	markStarBreak                  // a break between unquoted $* elements
 )
 
 func (x *xbuf) add(s string, quoted, split bool) {
@@ -54,12 +56,17 @@ func (x *xbuf) appendBuf(y *xbuf) {
 // joinBreaks turns the field breaks between "$@" elements into quoted
 // spaces, for the places that make one string and split no fields
 // (assignments, here-strings, patterns, case words): bash joins "$@"
-// with a space there, whatever IFS holds.
-func (x *xbuf) joinBreaks() {
+// with a space there, whatever IFS holds, and $* with the first
+// character of IFS.
+func (x *xbuf) joinBreaks(r *Interp) {
 	n := 0
+	star := ""
 	for _, m := range x.marks {
-		if m.kind == markBreak {
+		if m.kind == markBreak || m.kind == markStarBreak {
 			n++
+		}
+		if m.kind == markStarBreak && star == "" {
+			star = r.ifsJoiner()
 		}
 	}
 	if n == 0 {
@@ -70,11 +77,19 @@ func (x *xbuf) joinBreaks() {
 	split := make([]bool, 0, len(x.b)+n)
 	pos := 0
 	for _, m := range x.marks {
-		if m.kind != markBreak {
+		if m.kind != markBreak && m.kind != markStarBreak {
 			continue
 		}
 		b, quote, split = append(b, x.b[pos:m.pos]...), append(quote, x.quote[pos:m.pos]...), append(split, x.split[pos:m.pos]...)
-		b, quote, split = append(b, ' '), append(quote, true), append(split, false)
+		// the IFS character joining $* is unquoted: a pattern char in
+		// a pattern (${x#$*} with IFS=?)
+		sep, q := " ", true
+		if m.kind == markStarBreak {
+			sep, q = star, false
+		}
+		for i := 0; i < len(sep); i++ {
+			b, quote, split = append(b, sep[i]), append(quote, q), append(split, false)
+		}
 		pos = m.pos
 	}
 	x.b = append(b, x.b[pos:]...)
@@ -113,6 +128,20 @@ func (r *Interp) expandWords(words []*syntax.Word) []string {
 	return out
 }
 
+// assignLike reports whether w starts as an assignment does: a name and
+// an = in a literal.
+func assignLike(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	name, _, ok := strings.Cut(l.Value, "=")
+	return ok && validName(strings.TrimSuffix(name, "+"))
+}
+
 // plainLit returns the value of a word that is one literal with nothing
 // to expand: the common case, kept fast.
 func plainLit(w *syntax.Word) (string, bool) {
@@ -130,9 +159,11 @@ func plainLit(w *syntax.Word) (string, bool) {
 // IFS when split is true.
 func (r *Interp) fields(w *syntax.Word, split bool) []field {
 	var x xbuf
-	r.expandParts(&x, w.Parts, false, true)
+	// Outside posix mode bash expands tildes after = and : in every word
+	// that looks like an assignment (echo PATH=~/bin:~/x).
+	r.expandPartsMode(&x, w.Parts, false, true, !r.opts.posix && assignLike(w))
 	if !split {
-		x.joinBreaks()
+		x.joinBreaks(r)
 		return []field{{b: x.b, quote: x.quote}}
 	}
 	return r.splitFields(&x)
@@ -159,7 +190,7 @@ func (r *Interp) splitFields(x *xbuf) []field {
 	for i := 0; i <= len(x.b); i++ {
 		for mi < len(x.marks) && x.marks[mi].pos == i {
 			switch x.marks[mi].kind {
-			case markBreak:
+			case markBreak, markStarBreak:
 				// Unquoted elements split as if joined with the first
 				// IFS character: an empty one is a field only when that
 				// character is not whitespace.
@@ -273,7 +304,7 @@ func (r *Interp) expandString(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, false)
-	x.joinBreaks()
+	x.joinBreaks(r)
 	return string(x.b)
 }
 
@@ -288,7 +319,7 @@ func (r *Interp) expandAssignValue(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandPartsMode(&x, w.Parts, false, false, true)
-	x.joinBreaks()
+	x.joinBreaks(r)
 	return string(x.b)
 }
 
@@ -300,7 +331,7 @@ func (r *Interp) expandPattern(w *syntax.Word) string {
 	}
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, true) // with tilde expansion
-	x.joinBreaks()
+	x.joinBreaks(r)
 	return escapePattern(field{b: x.b, quote: x.quote})
 }
 
@@ -316,7 +347,7 @@ func (r *Interp) expandHeredoc(w *syntax.Word) string {
 		}
 		r.expandParts(&x, []syntax.WordPart{p}, true, false)
 	}
-	x.joinBreaks()
+	x.joinBreaks(r)
 	return string(x.b)
 }
 
@@ -337,7 +368,13 @@ func (r *Interp) expandPartsMode(x *xbuf, parts []syntax.WordPart, quoted, first
 				continue
 			}
 			if (first && i == 0) || assign {
-				v = r.expandTildes(x, v, i == 0, assign)
+				// in a word that looks like an assignment (first set),
+				// the ~ after its first = expands; in a value, no =
+				eqAt := -1
+				if first && i == 0 && assign {
+					eqAt = strings.IndexByte(v, '=')
+				}
+				v = r.expandTildes(x, v, i == 0, assign, i+1 < len(parts), eqAt)
 			}
 			addUnquotedLit(x, v)
 		case *syntax.SglQuoted:
@@ -354,11 +391,24 @@ func (r *Interp) expandPartsMode(x *xbuf, parts []syntax.WordPart, quoted, first
 				x.mark(markEmpty)
 				continue
 			}
-			// "$@" with no parameters makes no field at all.
-			if !isQuotedAtOnly(p) {
-				x.mark(markEmpty)
+			// "$@" with no parameters makes no field at all, nor does
+			// "$x$@" when the rest expands to nothing.
+			if isQuotedAtOnly(p) {
+				r.expandParts(x, p.Parts, true, false)
+				continue
 			}
+			if len(r.params) > 0 || !hasBareAt(p) {
+				x.mark(markEmpty)
+				r.expandParts(x, p.Parts, true, false)
+				continue
+			}
+			pos, mi := len(x.b), len(x.marks)
 			r.expandParts(x, p.Parts, true, false)
+			if len(x.b) > pos || hasLitText(p) {
+				x.marks = slices.Insert(x.marks, mi, xmark{pos, markEmpty})
+			} else {
+				x.marks = x.marks[:mi] // the empty "$x" in it makes no field either
+			}
 		case *syntax.ParamExp:
 			r.expandParam(x, p, quoted)
 		case *syntax.CmdSubst:
@@ -466,8 +516,9 @@ func unescapeDquote(v string, heredoc bool) string {
 
 // expandTildes expands a leading ~ (and, in assignments, each ~ after an
 // unquoted ':' or the first '='), adding quoted text for what it
-// replaced.
-func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign bool) string {
+// replaced. more says that other parts of the word follow v: a tilde
+// prefix that runs on into them (~$USER, ~"x") is not expanded.
+func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign, more bool, eqAt int) string {
 	expand1 := func(s string) (string, bool) {
 		// s starts with ~; it ends at the first '/' (or ':' in assignments).
 		end := strings.IndexByte(s, '/')
@@ -477,6 +528,9 @@ func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign bool) string {
 			}
 		}
 		if end < 0 {
+			if more {
+				return "", false
+			}
 			end = len(s)
 		}
 		user := s[1:end]
@@ -523,11 +577,12 @@ func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign bool) string {
 	if !assign || !strings.Contains(v, "~") {
 		return v
 	}
-	// In an assignment value: after each ':' (and '=' for declare args).
+	// In an assignment value: after each ':' (and the word's first '=').
 	var sb strings.Builder
 	for i := 0; i < len(v); i++ {
-		if v[i] == '~' && i > 0 && (v[i-1] == ':' || v[i-1] == '=') {
+		if v[i] == '~' && i > 0 && (v[i-1] == ':' || i-1 == eqAt) {
 			if out, ok := expand1(v[i:]); ok {
+				eqAt = -1
 				home, rest, _ := strings.Cut(out, "\x00")
 				addUnquotedLit(x, sb.String())
 				sb.Reset()
@@ -591,10 +646,27 @@ func ansiCFull(s string) string {
 				} else {
 					sb.WriteByte(s[i] & 0x1f)
 				}
+				if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+					i++ // \c\\ is control-backslash
+				}
 			} else {
 				sb.WriteString("\\c")
 			}
 		case 'x', 'u', 'U':
+			if e == 'x' && i+1 < len(s) && s[i+1] == '{' {
+				// \x{HHH}: every hex digit, the low byte of the value,
+				// and a } after them goes too
+				v, j := 0, i+2
+				for ; j < len(s) && isHex(s[j]); j++ {
+					v = (v*16 + hexDigit(s[j])) & 0xff
+				}
+				sb.WriteByte(byte(v))
+				if j < len(s) && s[j] == '}' {
+					j++
+				}
+				i = j - 1
+				continue
+			}
 			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
 			j := i + 1
 			for j < len(s) && j-i-1 < max && isHex(s[j]) {
@@ -889,4 +961,36 @@ func approxCount(n float64) string {
 		return "more than 10^15"
 	}
 	return strconv.FormatFloat(n, 'f', 0, 64)
+}
+
+// hexDigit is the value of the hex digit c.
+func hexDigit(c byte) int {
+	switch {
+	case c >= 'a':
+		return int(c-'a') + 10
+	case c >= 'A':
+		return int(c-'A') + 10
+	}
+	return int(c - '0')
+}
+
+// hasBareAt reports whether q holds a plain $@ or ${@} among its parts.
+func hasBareAt(q *syntax.DblQuoted) bool {
+	for _, p := range q.Parts {
+		if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "@" &&
+			!pe.Length && !pe.Excl && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && pe.Names == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLitText reports whether q holds literal text.
+func hasLitText(q *syntax.DblQuoted) bool {
+	for _, p := range q.Parts {
+		if l, ok := p.(*syntax.Lit); ok && l.Value != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -301,13 +301,7 @@ func (p *cmdPrinter) command(cmd syntax.Command, redirs []*syntax.Redirect) {
 			}
 			p.put(";")
 		case *syntax.CStyleLoop:
-			expr := func(e syntax.ArithmExpr) string {
-				if e == nil {
-					return ""
-				}
-				return strings.TrimSpace(p.text(e))
-			}
-			p.put("for ((" + expr(l.Init) + "; " + expr(l.Cond) + "; " + expr(l.Post) + "))")
+			p.put("for ((" + strings.Join(p.arithForParts(l), "; ") + "))")
 		}
 		p.newline("do\n")
 		p.indent += p.amount
@@ -439,6 +433,13 @@ func (p *cmdPrinter) testExpr(x syntax.TestExpr) string {
 
 func (p *cmdPrinter) assign(as *syntax.Assign) string {
 	if as.Array == nil {
+		if as.Value != nil && as.Value.Pos().IsValid() {
+			// the value with bash's parse-time rewrites ($'..' quoted)
+			start, vstart := int(as.Pos().Offset()), int(as.Value.Pos().Offset())
+			if start >= 0 && start <= vstart && vstart <= len(p.src) {
+				return p.src[start:vstart] + p.word(as.Value)
+			}
+		}
 		return p.text(as)
 	}
 	s := as.Name.Value
@@ -700,4 +701,36 @@ func (r *Interp) importFunc(k, v string) bool {
 	}
 	r.funcs[name] = &Func{Name: name, Source: src, body: &stmtNode{stmt: fd.Body, src: &sourceFile{text: src}}, exported: true}
 	return true
+}
+
+// arithForParts is the three expressions of for ((init; cond; step)) as
+// bash prints them: the source text of each without its leading blanks
+// (trailing ones stay), 1 for an empty one.
+func (p *cmdPrinter) arithForParts(l *syntax.CStyleLoop) []string {
+	start, end := int(l.Lparen.Offset())+2, int(l.Rparen.Offset())
+	parts := []string{"1", "1", "1"}
+	if start < 0 || end > len(p.src) || start > end {
+		return parts
+	}
+	from := start
+	for i, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+		to := end
+		if i < 2 {
+			// the ; after this expression
+			at := from
+			if e != nil {
+				at = max(at, int(e.End().Offset()))
+			}
+			k := strings.IndexByte(p.src[min(at, end):end], ';')
+			if k < 0 {
+				return parts
+			}
+			to = min(at, end) + k
+		}
+		if s := strings.TrimLeft(p.src[from:to], " \t\n"); strings.TrimSpace(s) != "" {
+			parts[i] = s
+		}
+		from = to + 1
+	}
+	return parts
 }

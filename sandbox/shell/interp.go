@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -155,6 +156,8 @@ type Interp struct {
 	rand     uint32 // $RANDOM state
 	started  time.Time
 	hashes   map[string]string
+	hashMeta map[string]hashMeta // hits and age of each entry of hashes
+	hashSeq  uint64
 
 	// Execution state of the current Run.
 	ctx                    context.Context
@@ -520,6 +523,7 @@ func (r *Interp) subshell() *Interp {
 	for k, v := range r.hashes {
 		c.hashes[k] = v
 	}
+	c.hashMeta = maps.Clone(r.hashMeta)
 	c.frames = append([]frame(nil), r.frames...)
 	c.pipeStatus = append([]int(nil), r.pipeStatus...)
 	c.bashpid = r.sh.pidFn()

@@ -705,8 +705,15 @@ func (r *Interp) evalStringAt(src, name string, extra int) {
 	defer func() { r.source = saved }()
 	line := r.lineno
 	base := line - 1 + extra
-	f, _, bad, err := parseRepaired(src, name)
-	file.bad = bad
+	f, _, rep, err := parseRepaired(src, name)
+	file.setRepairs(rep)
+	if file.hdoc != nil {
+		// lines count from the eval's, as its errors do
+		h := *file.hdoc
+		h.line += base
+		h.lastLine += base
+		file.hdoc = &h
+	}
 	if err != nil {
 		// What precedes the error's line runs first, as in bash.
 		r.runBeforeSyntaxError(src, name, err, base)

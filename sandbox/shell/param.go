@@ -65,8 +65,8 @@ func (r *Interp) emitParam(x *xbuf, pv paramValue, quoted bool) {
 	}
 	for i, v := range pv.vals {
 		if i > 0 {
-			if quoted {
-				x.mark(markBreak)
+			if pv.star {
+				x.mark(markStarBreak)
 			} else {
 				x.mark(markBreak)
 			}
@@ -99,6 +99,14 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 	}
 	if r.source != nil && r.source.bad[int(pe.Pos().Offset())] {
 		r.badRepaired(pe)
+	}
+	if pe.Param.Value == "#" && !pe.Length && (pe.Exp != nil || pe.Repl != nil) {
+		// ${#/} ${#%} ${#=} ${#+}: bash reads # as the length operator
+		// with no parameter after it
+		switch r.curText(pe) {
+		case "${#/}", "${#%}", "${#=}", "${#+}":
+			r.badSubst(pe)
+		}
 	}
 	name := pe.Param.Value
 	// ${!prefix*} and ${!prefix@}
@@ -332,7 +340,21 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			if pv.set && !(op == syntax.AssignUnsetOrNull && isNull()) {
 				return pv
 			}
-			val := r.expandString(pe.Exp.Word)
+			val := ""
+			if r.paramInDQ {
+				// "${x='$y'}" assigns what "${x:-'$y'}" gives: quotes kept
+				wv := r.wordValue(pe.Exp.Word)
+				val = wv.str()
+			} else {
+				val = r.expandString(pe.Exp.Word)
+			}
+			if w := pe.Exp.Word; w != nil && !r.paramInDQ && len(w.Parts) > 0 && strings.HasPrefix(litPrefix(w.Parts[0]), "~") {
+				// ${u=~} assigns the expanded tilde
+				var x xbuf
+				r.expandParts(&x, w.Parts, false, true)
+				x.joinBreaks(r)
+				val = string(x.b)
+			}
 			if pv.name != "" && pv.list {
 				r.errorf("%s: bad array subscript", paramDisplayName(pe))
 				panic(errDiscard)
@@ -452,14 +474,23 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 		w = dqOperand(w)
 	}
 	raw := &xbuf{}
-	r.expandParts(raw, w.Parts, r.paramInDQ, false)
+	if r.paramInDQ {
+		for _, p := range w.Parts {
+			if q, ok := p.(*syntax.SglQuoted); ok && r.sglInDQ(raw, q) {
+				continue
+			}
+			r.expandParts(raw, []syntax.WordPart{p}, true, false)
+		}
+	} else {
+		r.expandParts(raw, w.Parts, false, true) // ${x:-~} expands the ~
+	}
 	for i, q := range raw.quote {
 		if !q {
 			raw.split[i] = true // unquoted text of the word splits, literals too
 		}
 	}
 	joined := *raw
-	joined.joinBreaks()
+	joined.joinBreaks(r)
 	return paramValue{vals: []string{string(joined.b)}, set: true, raw: raw}
 }
 
@@ -599,7 +630,7 @@ func (r *Interp) removeAffix(s, pat string, op syntax.ParExpOperator) string {
 func (r *Interp) expandReplacement(w *syntax.Word) string {
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, false)
-	x.joinBreaks()
+	x.joinBreaks(r)
 	if !r.opts.patsubReplacement {
 		return string(x.b)
 	}
@@ -873,4 +904,48 @@ func ansiCQuote(s string) string {
 	}
 	sb.WriteByte('\'')
 	return sb.String()
+}
+
+// sglInDQ expands '..' in the operand of a ${x:-'..'} inside double
+// quotes, where bash keeps the quotes as characters and expands what is
+// between them as double-quoted text ("${v:+'$v'}"). It reports false
+// for text it leaves to the caller.
+func (r *Interp) sglInDQ(x *xbuf, q *syntax.SglQuoted) bool {
+	if q.Dollar || !strings.ContainsAny(q.Value, "\\$`") || strings.Contains(q.Value, `"`) {
+		return false
+	}
+	src := `: "` + q.Value + `"`
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 2 || len(ce.Args[1].Parts) != 1 {
+		return false
+	}
+	dq, ok := ce.Args[1].Parts[0].(*syntax.DblQuoted)
+	if !ok {
+		return false
+	}
+	// the parts' offsets are into src: arithmetic and subscripts are
+	// read from it
+	saved := r.source
+	name := ""
+	if saved != nil {
+		name = saved.name
+	}
+	r.source = &sourceFile{name: name, text: src}
+	defer func() { r.source = saved }()
+	x.add("'", true, false)
+	r.expandParts(x, dq.Parts, true, false)
+	x.add("'", true, false)
+	return true
+}
+
+// litPrefix is the value of p if it is a literal, or "".
+func litPrefix(p syntax.WordPart) string {
+	if l, ok := p.(*syntax.Lit); ok {
+		return l.Value
+	}
+	return ""
 }

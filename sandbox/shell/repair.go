@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"strings"
 	"unicode"
 
@@ -16,13 +17,14 @@ import (
 // rewritten node only marks the place; ${x~} reads its operator from it;
 // a ${..} bash would reject at run time is recorded in bad.
 
-// parseText is the text the parser is given for src, and the offsets of
-// ${..} expansions that are bad substitutions.
-func parseText(src string) (string, map[int]bool) {
+// parseText is the text the parser is given for src, and what was
+// repaired in it (nil when src parses as it is).
+func parseText(src string) (string, *repairs) {
 	if parsesOK(src) {
 		return src, nil
 	}
-	return repairSource(src)
+	text, rep := repairSource(src)
+	return repairErrors(src, text, rep), rep
 }
 
 func parsesOK(s string) bool {
@@ -30,9 +32,9 @@ func parsesOK(s string) bool {
 	return err == nil
 }
 
-func repairSource(src string) (string, map[int]bool) {
+func repairSource(src string) (string, *repairs) {
 	b := []byte(src)
-	var bad map[int]bool
+	rep := &repairs{}
 	inDQ := false
 	for i := 0; i < len(src); i++ {
 		c := src[i]
@@ -61,11 +63,8 @@ func repairSource(src string) (string, map[int]bool) {
 				continue
 			}
 			if !parsesOK("echo " + src[i:end+1]) {
-				if repairParam(src, b, i, end) {
-					if bad == nil {
-						bad = map[int]bool{}
-					}
-					bad[i] = true
+				if repairParam(src, b, i, end, rep) {
+					rep.markBad(i)
 				}
 			}
 			i = end
@@ -89,7 +88,7 @@ func repairSource(src string) (string, map[int]bool) {
 			i = end
 		}
 	}
-	return string(b), bad
+	return string(b), rep
 }
 
 // cmdStart reports whether src[i] begins a command.
@@ -182,8 +181,19 @@ func blankArith(src string, b []byte, s, e int) {
 
 // repairParam rewrites the ${..} in src[i:end+1] in b so that it parses.
 // It reports whether the expansion is a bad substitution.
-func repairParam(src string, b []byte, i, end int) bool {
+func repairParam(src string, b []byte, i, end int, rep *repairs) bool {
 	content := src[i+2 : end]
+	// ${!-word} (and = ? +): $! with an operator, which the parser reads
+	// as an indirection; it parses as ${_-word}, the name put back after.
+	if len(content) > 2 && content[0] == '!' && strings.IndexByte("-=?+", content[1]) >= 0 {
+		fixed := []byte(src[i : end+1])
+		fixed[2] = '_'
+		if parsesOK("echo " + string(fixed)) {
+			copy(b[i:], fixed)
+			rep.fix(i+2, astFix{kind: fixParamName, name: "!"})
+			return false
+		}
+	}
 	n := paramNameLen(content)
 	if n == 0 && content != "" && strings.IndexByte("@*#?-$!_", content[0]) >= 0 {
 		n = 1
@@ -309,11 +319,12 @@ func (r *Interp) badRepaired(pe *syntax.ParamExp) {
 }
 
 // dqOperand is w as the operand of ${x:-w} inside double quotes, where
-// single quotes are literal characters.
+// single quotes are literal characters. Quotes around text that expands
+// stay for sglInDQ.
 func dqOperand(w *syntax.Word) *syntax.Word {
 	var cp *syntax.Word
 	for i, p := range w.Parts {
-		if q, ok := p.(*syntax.SglQuoted); ok && !q.Dollar && !strings.Contains(q.Value, "\\") {
+		if q, ok := p.(*syntax.SglQuoted); ok && !q.Dollar && !strings.ContainsAny(q.Value, "\\$`") {
 			if cp == nil {
 				cp = &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
 			}
@@ -384,18 +395,256 @@ func extglobOff(stmts []*syntax.Stmt) (uint, bool) {
 
 // parseRepaired parses src, repairing it when it does not parse. It
 // returns the text parsed and the bad substitutions found.
-func parseRepaired(src, name string) (*syntax.File, string, map[int]bool, error) {
+func parseRepaired(src, name string) (*syntax.File, string, *repairs, error) {
 	f, err := parseBash(src, name)
 	if err == nil {
 		return f, src, nil, nil
 	}
-	ptext, bad := repairSource(src)
+	ptext, rep := repairSource(src)
+	ptext = repairErrors(src, ptext, rep)
 	if ptext == src {
 		return nil, src, nil, err
 	}
 	f2, err2 := parseBash(ptext, name)
 	if err2 != nil {
-		return nil, ptext, bad, err2
+		return nil, ptext, rep, err2
 	}
-	return f2, ptext, bad, nil
+	rep.apply(f2)
+	return f2, ptext, rep, nil
+}
+
+// repairs records what repairSource and repairErrors changed in a text:
+// the ${..} that are bad substitutions, the nodes whose parsed form must
+// be put back as bash reads them, and a here-document bash closes at the
+// end of the file with a warning.
+type repairs struct {
+	bad   map[int]bool   // offsets of ${..} that are bad substitutions
+	fixes map[int]astFix // by the offset of the node to mend
+	hdoc  *hdocWarning
+}
+
+type fixKind uint8
+
+const (
+	fixLet       fixKind = iota + 1 // a bare let: the command name is let
+	fixDeclName                     // declare 1a=x: the assignment's name is name
+	fixEmptySub                     // m[]=x: the name is name, the subscript empty
+	fixParamName                    // ${!-x}: the parameter is name
+)
+
+type astFix struct {
+	kind fixKind
+	name string
+}
+
+// hdocWarning is bash's warning for a here-document that runs to the end
+// of the text: it is printed when the command holding it runs.
+type hdocWarning struct {
+	off, line, lastLine int
+	delim               string
+}
+
+func (rp *repairs) markBad(off int) {
+	if rp.bad == nil {
+		rp.bad = map[int]bool{}
+	}
+	rp.bad[off] = true
+}
+
+func (rp *repairs) fix(off int, f astFix) {
+	if rp.fixes == nil {
+		rp.fixes = map[int]astFix{}
+	}
+	rp.fixes[off] = f
+}
+
+// maxErrorRepairs bounds the parse-and-repair rounds of repairErrors.
+const maxErrorRepairs = 64
+
+// repairErrors mends, one parse error at a time, the constructs bash
+// parses but mvdan's parser rejects: a bare let, declare 1a=x, m[]=x,
+// ${}, ! ! cmd and a here-document without its delimiter. Each repair
+// keeps every offset of the text (the here-document's delimiter is added
+// at its end) and is recorded in rep, so that the parsed nodes can be
+// mended (apply) and the shell keeps running the original text. A text
+// that parses is never changed; one whose error is none of these comes
+// back as it is.
+func repairErrors(orig, text string, rep *repairs) string {
+	for range maxErrorRepairs {
+		_, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+		var pe syntax.ParseError
+		if err == nil || !errors.As(err, &pe) {
+			return text
+		}
+		next, ok := repairError(orig, text, pe, rep)
+		if !ok {
+			return text
+		}
+		text = next
+	}
+	return text
+}
+
+// repairError mends the construct at the parse error pe of text, or
+// reports false.
+func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string, bool) {
+	off := int(pe.Pos.Offset())
+	if off < 0 || off > len(text) {
+		return "", false
+	}
+	b := []byte(text)
+	switch msg := pe.Text; {
+	case msg == "`let` must be followed by an expression":
+		if !strings.HasPrefix(text[off:], "let") {
+			return "", false
+		}
+		rest := strings.TrimLeft(text[off+3:], " \t")
+		if rest != "" && strings.IndexByte("\n;&|)#", rest[0]) < 0 {
+			return "", false
+		}
+		copy(b[off:], "___")
+		rep.fix(off, astFix{kind: fixLet})
+	case msg == "invalid var name":
+		// declare NAME=..., NAME not a valid name: the parser reads the
+		// name as if valid, declare reports it when it runs.
+		end := off
+		for end < len(text) && text[end] != '=' && text[end] != '[' && !(text[end] == '+' && end+1 < len(text) && text[end+1] == '=') {
+			if strings.IndexByte(" \t\n;&|()<>$`'\"\\{}*?", text[end]) >= 0 {
+				return "", false
+			}
+			end++
+		}
+		if end == off || end == len(text) {
+			return "", false
+		}
+		for k := off; k < end; k++ {
+			b[k] = '_'
+		}
+		rep.fix(off, astFix{kind: fixDeclName, name: text[off:end]})
+	case msg == "`[` must be followed by an expression":
+		// NAME[]=x or NAME[ ]=x: bash reports the empty subscript when the
+		// assignment runs; a blank one is a key of an associative array.
+		if off >= len(text) || text[off] != '[' {
+			return "", false
+		}
+		start := off
+		for start > 0 && isNameByte(text[start-1]) {
+			start--
+		}
+		close := strings.IndexByte(text[off:], ']')
+		if close < 0 || !validName(text[start:off]) || strings.Trim(text[off+1:off+close], " \t") != "" {
+			return "", false
+		}
+		after := text[off+close+1:]
+		if !strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "+=") {
+			return "", false
+		}
+		if close > 1 {
+			b[off+1] = '_' // the subscript is read from the original text
+			break
+		}
+		b[off], b[off+1] = '_', '_'
+		rep.fix(start, astFix{kind: fixEmptySub, name: text[start:off]})
+	case msg == "invalid parameter name":
+		// ${}: a bad substitution when it runs.
+		if off < 2 || !strings.HasPrefix(text[off-2:], "${}") {
+			return "", false
+		}
+		copy(b[off-2:], "$__")
+		rep.markBad(off - 2)
+	case msg == "cannot negate a command multiple times":
+		// ! ! cmd: two negations cancel.
+		j := off + 1
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if text[off] != '!' || j >= len(text) || text[j] != '!' {
+			return "", false
+		}
+		b[off], b[j] = ' ', ' '
+	case strings.HasPrefix(msg, "unclosed here-document `") && rep.hdoc == nil:
+		delim := strings.TrimSuffix(strings.TrimPrefix(msg, "unclosed here-document `"), "`")
+		if delim == "" || strings.Contains(delim, "\n") {
+			return "", false
+		}
+		nlines := strings.Count(strings.TrimSuffix(orig, "\n"), "\n") + 1
+		rep.hdoc = &hdocWarning{off: off, line: int(pe.Pos.Line()), lastLine: nlines, delim: delim}
+		if !strings.HasSuffix(text, "\n") {
+			b = append(b, '\n')
+		}
+		b = append(b, delim+"\n"...)
+	default:
+		return "", false
+	}
+	return string(b), true
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// apply mends the nodes of n that rep recorded fixes for.
+func (rp *repairs) apply(n syntax.Node) {
+	if rp == nil || len(rp.fixes) == 0 || n == nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 {
+				if f, ok := rp.fixes[int(n.Args[0].Pos().Offset())]; ok && f.kind == fixLet {
+					a := n.Args[0]
+					n.Args[0] = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: a.Pos(), ValueEnd: a.End(), Value: "let"}}}
+				}
+			}
+		case *syntax.Assign:
+			if n.Name == nil {
+				break
+			}
+			f, ok := rp.fixes[int(n.Name.Pos().Offset())]
+			if !ok {
+				break
+			}
+			switch f.kind {
+			case fixDeclName:
+				n.Name = &syntax.Lit{ValuePos: n.Name.ValuePos, ValueEnd: n.Name.ValueEnd, Value: f.name}
+			case fixEmptySub:
+				end := n.Name.ValueEnd
+				n.Name = &syntax.Lit{ValuePos: n.Name.ValuePos, ValueEnd: n.Name.ValueEnd, Value: f.name}
+				n.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: end, ValueEnd: end}}}
+			}
+		case *syntax.ParamExp:
+			if n.Param != nil {
+				if f, ok := rp.fixes[int(n.Param.Pos().Offset())]; ok && f.kind == fixParamName {
+					n.Param = &syntax.Lit{ValuePos: n.Param.ValuePos, ValueEnd: n.Param.ValueEnd, Value: f.name}
+				}
+			}
+		}
+		return true
+	})
+}
+
+func (rp *repairs) badSubsts() map[int]bool {
+	if rp == nil {
+		return nil
+	}
+	return rp.bad
+}
+
+// setRepairs records in f what was repaired in its text.
+func (f *sourceFile) setRepairs(rp *repairs) {
+	if rp != nil {
+		f.bad, f.hdoc = rp.bad, rp.hdoc
+	}
+}
+
+// hdocWarn prints bash's warning for a here-document of file that runs
+// to the end of the text, before st, the command holding it, runs.
+func (r *Interp) hdocWarn(file *sourceFile, st *syntax.Stmt) {
+	w := file.hdoc
+	if w == nil || int(st.End().Offset()) <= w.off {
+		return
+	}
+	file.hdoc = nil
+	r.errorfLine(w.lastLine, "warning: here-document at line %d delimited by end-of-file (wanted `%s')", w.line, w.delim)
 }

@@ -17,6 +17,9 @@ type sourceFile struct {
 	name string
 	text string
 	bad  map[int]bool // offsets of ${..} that are bad substitutions (repair.go)
+	// hdoc is a here-document that runs to the end of the text, warned
+	// about when its command runs.
+	hdoc *hdocWarning
 	// aliasesDone: aliases were expanded as the text was parsed (see
 	// alias.go), so its commands do not expand them when they run.
 	aliasesDone bool
@@ -117,8 +120,8 @@ func (r *Interp) runSource(src, name string) {
 	// The whole text parses in the common case. When it does not, bash
 	// still runs what precedes the syntax error: parse statement by
 	// statement then.
-	f, ptext, bad, err := parseRepaired(src, name)
-	file.bad = bad
+	f, ptext, rep, err := parseRepaired(src, name)
+	file.setRepairs(rep)
 	if err == nil {
 		file.aliasesDone = true
 		skipLine, verboseLine := uint(0), uint(0)
@@ -240,6 +243,20 @@ func (r *Interp) syntaxErrorAt(err error, src, prefix string, base int) {
 			r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `)'\n%sline %d: `%s'\n", prefix, line, prefix, line, text))
 			r.status = 2
 			return
+		case unclosedArith(src) >= 0:
+			// $(( $(( )) : bash reads to the end looking for the ).
+			l := base + 1 + strings.Count(src[:unclosedArith(src)], "\n")
+			r.writeErr(fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `)'\n", prefix, l))
+			r.status = 2
+			return
+		case unclosedRegex(src) >= 0:
+			// [[ s =~ ( ]]: bash's regex word runs on to the end of the
+			// text looking for the ), then the operator misses its word.
+			l := base + 1 + strings.Count(src[:unclosedRegex(src)], "\n")
+			nlines := strings.Count(strings.TrimSuffix(src, "\n"), "\n") + 1
+			r.writeErr(fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `)'\n%sline %d: unexpected argument to conditional binary operator\n", prefix, l, prefix, base+nlines+1))
+			r.status = 2
+			return
 		case strings.HasPrefix(msg, "not a valid test operator"):
 			// bash's parser keeps the last status for an error in [[ ]].
 			r.writeErr(fmt.Sprintf("%sline %d: syntax error in conditional expression\n", prefix, line))
@@ -319,6 +336,7 @@ func parseEach(src string, fn func(st *syntax.Stmt) bool) error {
 		if err != nil {
 			return err
 		}
+		backquoteContinuations(st, src)
 		if !fn(st) {
 			return nil
 		}

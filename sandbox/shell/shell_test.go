@@ -156,6 +156,9 @@ func TestHostile(t *testing.T) {
 		{`a[9223372036854775807]=x; echo ${#a[@]}`, ""},
 		{`printf '%*s' 2000000000 x`, ""},
 		{"echo \xff\xfe invalid utf8 ${x:-\xff}", ""},
+		// repairs are bounded: past maxErrorRepairs the text is a syntax error
+		{strings.Repeat("! ! true\n", 5000), "syntax error"},
+		{strings.Repeat("let\n", 3000) + "cat <<E\n", "syntax error"},
 	} {
 		done := make(chan struct{})
 		go func() {

@@ -154,7 +154,7 @@ func sortedPairs(m map[string]string) []NameValue {
 // parseFuncSource parses the definition of function name, as if line
 // lines came before it.
 func parseFuncSource(name, src string, line int) (*stmtNode, error) {
-	f, text, bad, err := parseRepaired(strings.Repeat("\n", line)+src, "")
+	f, text, rep, err := parseRepaired(strings.Repeat("\n", line)+src, "")
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func parseFuncSource(name, src string, line int) (*stmtNode, error) {
 	if !ok || fd.Name.Value != name || len(f.Stmts[0].Redirs) != 0 || f.Stmts[0].Background || f.Stmts[0].Negated {
 		return nil, fmt.Errorf("function %s: the source is not its definition", name)
 	}
-	return &stmtNode{stmt: fd.Body, src: &sourceFile{text: text, bad: bad}}, nil
+	return &stmtNode{stmt: fd.Body, src: &sourceFile{text: text, bad: rep.badSubsts()}}, nil
 }
 
 // SetState replaces the shell's state with st. It checks all of st

@@ -17,6 +17,7 @@ func parseBash(src, name string) (*syntax.File, error) {
 	if err != nil {
 		return f, err
 	}
+	backquoteContinuations(f, src)
 	var bad error
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if bad != nil {
@@ -41,7 +42,12 @@ var (
 // to line numbers (eval).
 func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) string {
 	var pe syntax.ParseError
-	if !errors.As(err, &pe) {
+	var le syntax.LangError
+	if errors.As(err, &le) {
+		// a feature of another shell, such as if() { :; } read as an
+		// anonymous function: bash sees a syntax error at the same place.
+		pe = syntax.ParseError{Filename: le.Filename, Pos: le.Pos, Text: le.Feature + " are a feature of another shell"}
+	} else if !errors.As(err, &pe) {
 		return fmt.Sprintf("%sline %d: syntax error: %s\n", prefix, fallbackLine, err.Error())
 	}
 	msg := pe.Text
@@ -60,7 +66,25 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 		off = len(src)
 	}
 	line := int(pe.Pos.Line())
+	if text, semis, ok := arithForHeader(src, off); ok && semis != 2 {
+		// for (( a; b )) or for (( a; b; c; d )): bash words it so
+		what := "arithmetic expression required"
+		if semis > 2 {
+			what = "`;' unexpected"
+		}
+		return fmt.Sprintf("%sline %d: syntax error: %s\n%sline %d: syntax error: `%s'\n", prefix, base+line, what, prefix, base+line, text)
+	}
 	switch {
+	case msg == "`case x` must be followed by `in`" && strings.HasPrefix(src[off:], "case"):
+		// the token after case's word
+		rest := strings.TrimLeft(src[off+4:], " \t")
+		_, w := nextToken(rest, line)
+		word, _ := nextToken(rest, line)
+		tok, tline := nextToken(rest[len(word):], w)
+		if tok == "" {
+			return eof
+		}
+		return near(tok, tline)
 	case strings.HasPrefix(msg, "reached EOF without closing quote `"):
 		q := strings.TrimSuffix(strings.TrimPrefix(msg, "reached EOF without closing quote `"), "`")
 		return fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `%s'\n", prefix, base+nlines, q)
@@ -84,6 +108,27 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 				return eof
 			}
 			return near("newline", line)
+		}
+		return near(tok, tline)
+	case msg == "case patterns must be separated with `|`":
+		tok, tline := nextToken(src[off:], line)
+		if tok == "" {
+			return eof
+		}
+		return near(tok, tline)
+	case strings.HasPrefix(msg, "statements must be separated by"):
+		// { :; } x, case x in esac) ...: bash names the token there
+		tok, tline := nextToken(src[off:], line)
+		if tok == "" {
+			return eof
+		}
+		return near(tok, tline)
+	case strings.HasPrefix(msg, "anonymous functions are a"):
+		// if() { :; }: bash reads if, then ( opens a subshell and the )
+		// is unexpected.
+		tok, tline := nextToken(src[min(off+1, len(src)):], line)
+		if tok == "" {
+			return eof
 		}
 		return near(tok, tline)
 	case reAtToken.MatchString(msg):
@@ -133,4 +178,132 @@ func (r *Interp) runBeforeSyntaxError(src, name string, err error, base int) {
 		r.stmtsAt([]*syntax.Stmt{st}, base)
 		return !r.exiting && !r.returning && r.brk == 0 && r.cont == 0
 	})
+}
+
+// unclosedArith is the offset of the first $(( in src whose parentheses
+// nothing after it closes, or -1.
+func unclosedArith(src string) int {
+	for i := 0; i < len(src); i++ {
+		if strings.HasPrefix(src[i:], "$((") && parenDepth(src[i:]) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// unclosedRegex is the offset of the first [[ in src whose =~ opens, in
+// the same line, a parenthesis nothing after it closes, or -1.
+func unclosedRegex(src string) int {
+	for i := 0; i < len(src); i++ {
+		if !strings.HasPrefix(src[i:], "[[") {
+			continue
+		}
+		line, _, _ := strings.Cut(src[i:], "\n")
+		j := strings.Index(line, "=~")
+		if j < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(src[i+j+2:], " \t")
+		if strings.HasPrefix(rest, "(") && parenDepth(rest) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// parenDepth is the count of ( in s less the count of ), outside
+// quotes and after backslashes.
+func parenDepth(s string) int {
+	depth := 0
+	for j := 0; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '\'', '"':
+			k := strings.IndexByte(s[j+1:], s[j])
+			if k < 0 {
+				return depth
+			}
+			j += k + 1
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+	}
+	return depth
+}
+
+// backquoteContinuations removes each backslash-newline from single-quoted
+// text inside `..`: bash drops them as it reads the backquoted command,
+// quotes or not (echo `echo 'a\<newline>b'` prints ab).
+func backquoteContinuations(n syntax.Node, src string) {
+	if !strings.Contains(src, "`") || !strings.Contains(src, "\\\n") {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		cs, ok := n.(*syntax.CmdSubst)
+		if !ok || !cs.Backquotes {
+			return true
+		}
+		syntax.Walk(cs, func(n syntax.Node) bool {
+			q, ok := n.(*syntax.SglQuoted)
+			if !ok || q.Dollar {
+				return true
+			}
+			// the quoted text as written, unescaped as `..` is read
+			s, e := int(q.Pos().Offset())+1, int(q.End().Offset())-1
+			if s < 0 || e > len(src) || s > e || !strings.Contains(src[s:e], "\\\n") {
+				return true
+			}
+			var sb strings.Builder
+			raw := src[s:e]
+			for i := 0; i < len(raw); i++ {
+				if raw[i] == '\\' && i+1 < len(raw) {
+					switch raw[i+1] {
+					case '\\', '$', '`':
+						i++
+					case '\n':
+						i++
+						continue
+					}
+				}
+				sb.WriteByte(raw[i])
+			}
+			q.Value = sb.String()
+			return true
+		})
+		return false
+	})
+}
+
+// arithForHeader finds the (( .. )) of a for command around offset off of
+// src, on one line: its text and how many ; it holds.
+func arithForHeader(src string, off int) (string, int, bool) {
+	if off > len(src) {
+		return "", 0, false
+	}
+	ls := strings.LastIndexByte(src[:off], '\n') + 1
+	le := strings.IndexByte(src[off:], '\n')
+	if le < 0 {
+		le = len(src)
+	} else {
+		le += off
+	}
+	line := src[ls:le]
+	f := strings.Index(line, "for")
+	if f < 0 {
+		return "", 0, false
+	}
+	rest := strings.TrimLeft(line[f+3:], " \t")
+	if !strings.HasPrefix(rest, "((") {
+		return "", 0, false
+	}
+	start := ls + len(line) - len(rest)
+	end := strings.Index(src[start:le], "))")
+	if end < 0 || off < start || off > start+end+2 {
+		return "", 0, false
+	}
+	text := src[start : start+end+2]
+	return text, strings.Count(text, ";"), true
 }

@@ -3,7 +3,8 @@ package tool
 import (
 	"io/fs"
 	"strconv"
-	"strings"
+
+	"github.com/wasmsand/wasmsand/sandbox/filemode"
 )
 
 // Umask is the file-creation mask modes are computed against. WASI has no
@@ -23,82 +24,11 @@ func ParseMode(spec string, base fs.FileMode, isDir bool) (fs.FileMode, bool) {
 		}
 		return fromUnix(uint32(v)), true
 	}
-	mode := toUnix(base)
-	for _, clause := range strings.Split(spec, ",") {
-		i := 0
-		var who uint32
-		for i < len(clause) && strings.IndexByte("ugoa", clause[i]) >= 0 {
-			switch clause[i] {
-			case 'u':
-				who |= 0o4700
-			case 'g':
-				who |= 0o2070
-			case 'o':
-				who |= 0o1007
-			case 'a':
-				who |= 0o7777
-			}
-			i++
-		}
-		if i == len(clause) {
-			return 0, false
-		}
-		for i < len(clause) {
-			op := clause[i]
-			if op != '+' && op != '-' && op != '=' {
-				return 0, false
-			}
-			i++
-			var perm uint32
-			for i < len(clause) && strings.IndexByte("rwxXstugo", clause[i]) >= 0 {
-				switch clause[i] {
-				case 'r':
-					perm |= 0o444
-				case 'w':
-					perm |= 0o222
-				case 'x':
-					perm |= 0o111
-				case 'X':
-					if isDir || mode&0o111 != 0 {
-						perm |= 0o111
-					}
-				case 's':
-					perm |= 0o6000
-				case 't':
-					perm |= 0o1000
-				case 'u':
-					perm |= copyBits((mode >> 6) & 7)
-				case 'g':
-					perm |= copyBits((mode >> 3) & 7)
-				case 'o':
-					perm |= copyBits(mode & 7)
-				}
-				i++
-			}
-			mask := who
-			if who == 0 {
-				mask = 0o7777 &^ uint32(Umask)
-			}
-			switch op {
-			case '+':
-				mode |= perm & mask
-			case '-':
-				mode &^= perm & mask
-			case '=':
-				clear := who
-				if who == 0 {
-					clear = 0o7777
-				}
-				mode = mode&^(clear&0o7777) | perm&mask
-			}
-		}
+	mode, err := filemode.Apply(spec, toUnix(base), filemode.Options{Umask: uint32(Umask), IsDir: isDir})
+	if err != nil {
+		return 0, false
 	}
 	return fromUnix(mode), true
-}
-
-func copyBits(b uint32) uint32 {
-	v := b
-	return v | v<<3 | v<<6
 }
 
 func toUnix(m fs.FileMode) uint32 {
