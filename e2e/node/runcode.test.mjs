@@ -9,6 +9,10 @@ const pkg = pathToFileURL(resolve(process.env.WASMSAND_PKG ?? 'build/npm') + '/i
 const { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata } = await import(pkg);
 
 const sb = await Sandbox.create({ timeoutMs: 20000 });
+// Compile js.wasm before the cases: several of them run under runCode's
+// shortest timeouts, which a first compile on a loaded machine outlasts.
+const warm = await sb.run('node -e 0');
+if (warm.exitCode !== 0) throw new Error(`warming up node: ${warm.stderr}`);
 test.after(() => sb.destroy());
 
 test('validation', async () => {
