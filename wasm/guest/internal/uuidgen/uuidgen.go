@@ -146,8 +146,10 @@ func Main(env *tool.Env) int {
 	case 't':
 		u = make([]byte, 16)
 		rand.Read(u[8:])
-		// 100 ns intervals since the Gregorian calendar's start.
-		ts := uint64(time.Now().Sub(time.Date(1582, 10, 15, 0, 0, 0, 0, time.UTC)) / 100)
+		// 100 ns intervals since the Gregorian calendar's start,
+		// 1582-10-15, which lies 122,192,928,000,000,000 of them before
+		// the Unix epoch (too far back for a time.Duration).
+		ts := uint64(time.Now().UnixNano()/100) + 122192928000000000
 		u[0], u[1], u[2], u[3] = byte(ts>>24), byte(ts>>16), byte(ts>>8), byte(ts)
 		u[4], u[5] = byte(ts>>40), byte(ts>>32)
 		u[6], u[7] = byte(ts>>56)&0x0f|0x10, byte(ts>>48)
