@@ -150,7 +150,9 @@ func TestParseArgs(t *testing.T) {
 	if err != nil || cfg.hasCmd || strings.Join(cfg.args, ",") != "script.sh,-c,x" {
 		t.Errorf("flags after the script must go to the script: got %+v, %v", cfg, err)
 	}
-	if cfg.opts.ToolsDir == "" {
-		t.Errorf("no default tools directory")
+	// Without --tools: the tools beside the executable, or "" (the
+	// platform's own, built into the user cache) where there are none.
+	if cfg.opts.ToolsDir != defaultToolsDir() {
+		t.Errorf("default tools directory %q, want %q", cfg.opts.ToolsDir, defaultToolsDir())
 	}
 }
