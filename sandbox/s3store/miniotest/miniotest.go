@@ -102,10 +102,12 @@ func Start(t testing.TB) *Server {
 	start := time.Now()
 	deadline := start.Add(90 * time.Second) // a loaded machine is slow to start it
 	for {
+		// The health check answers before the object layer is up ("Server
+		// not initialized yet"): ready means a signed request succeeds.
 		resp, err := http.Get("http://" + s.Endpoint + "/minio/health/ready")
 		if err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
+			if resp.StatusCode == http.StatusOK && s.answers() {
 				t.Logf("miniotest: MinIO %s ready on %s in %v", Version, s.Endpoint, time.Since(start).Round(time.Millisecond))
 				return s
 			}
@@ -121,6 +123,18 @@ func Start(t testing.TB) *Server {
 			t.Fatalf("miniotest: the server is not ready after 90s\n%s", log)
 		}
 	}
+}
+
+// answers reports whether the server lists its buckets.
+func (s *Server) answers() bool {
+	c, err := minio.New(s.Endpoint, &minio.Options{Creds: credentials.NewStaticV4(s.AccessKey, s.SecretKey, ""), MaxRetries: 1})
+	if err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = c.ListBuckets(ctx)
+	return err == nil
 }
 
 // Client returns a client of the server.
