@@ -72,7 +72,8 @@ func (p *memPool) take(max uint64) *linearMemory {
 	p.free = p.free[:n-1]
 	p.held--
 	p.budget.Add(-int64(cap(m.buf)))
-	m.grew, m.keep = false, false
+	m.grew = false
+	m.keep.Store(false)
 	return m
 }
 
@@ -145,8 +146,8 @@ type linearMemory struct {
 	hint uint64   // capacity wazero suggests for the first allocation
 	pool *memPool // where Free returns the memory; nil: nowhere
 
-	grew bool // resized after its first allocation: not recycled
-	keep bool // set by the instance: recycle on Free
+	grew bool        // resized after its first allocation: not recycled
+	keep atomic.Bool // set by the instance's Close: recycle on Free
 }
 
 func (m *linearMemory) Reallocate(size uint64) []byte {
@@ -175,7 +176,7 @@ func (m *linearMemory) Reallocate(size uint64) []byte {
 // Free gives the memory back to its pool when the instance allowed it and
 // the memory still has the module's initial size, else to the GC.
 func (m *linearMemory) Free() {
-	if m.keep && !m.grew && m.pool != nil && uint64(len(m.buf)) == m.pool.size && m.pool.put(m) {
+	if m.keep.Load() && !m.grew && m.pool != nil && uint64(len(m.buf)) == m.pool.size && m.pool.put(m) {
 		return
 	}
 	m.buf = nil

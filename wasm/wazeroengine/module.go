@@ -97,7 +97,8 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 	i.running.Add(1)
 	defer i.running.Add(-1)
 	if i.closed.Load() {
-		return nil, errInstanceClosed
+		// What wazero answers a call into a closed module with.
+		return nil, &wasm.ExitError{Code: 0, Reason: "instance closed"}
 	}
 	i.mu.Lock()
 	f := i.fns[name]
@@ -176,9 +177,7 @@ func (i *instance) Close(ctx context.Context) error {
 		return nil
 	}
 	if i.lm != nil && i.running.Load() == 0 {
-		i.lm.keep = true
+		i.lm.keep.Store(true)
 	}
 	return i.mod.Close(ctx)
 }
-
-var errInstanceClosed = errors.New("wazeroengine: instance is closed")
