@@ -2,6 +2,7 @@ package wazeroengine
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/wasmsand/wasmsand/wasm"
@@ -201,4 +202,49 @@ func TestMemoryPoolOff(t *testing.T) {
 	b := newInst(t, m)
 	checkFresh(t, b)
 	b.Close(context.Background())
+}
+
+// Instances of one module started and closed from many goroutines each
+// see a clean memory, and no memory is shared by two live instances.
+func TestMemoryPoolConcurrent(t *testing.T) {
+	_, m := newPoolEngine(t)
+	var mu sync.Mutex
+	live := map[*linearMemory]bool{}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 25 {
+				inst, err := m.Instantiate(context.Background())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				in := inst.(*instance)
+				mu.Lock()
+				if live[in.lm] {
+					t.Error("a memory was handed to two live instances")
+				}
+				live[in.lm] = true
+				mu.Unlock()
+				for _, a := range marks {
+					want := uint64(0)
+					if a >= 16 && a < 21 {
+						want = uint64("hello"[a-16])
+					}
+					res, err := in.Call(context.Background(), "peek", a)
+					if err != nil || res[0] != want {
+						t.Errorf("byte %d = %v (%v), want %#x", a, res, err, want)
+					}
+					if _, err := in.Call(context.Background(), "poke", a, 0xAB); err != nil {
+						t.Error(err)
+					}
+				}
+				mu.Lock()
+				delete(live, in.lm)
+				mu.Unlock()
+				in.Close(context.Background())
+			}
+		})
+	}
+	wg.Wait()
 }
