@@ -116,7 +116,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		WithCloseOnContextDone(false)
 
 	e := &Engine{
-		modCfg:   wazero.NewModuleConfig().WithName("").WithStartFunctions(),
+		modCfg:   wazero.NewModuleConfig().WithName("").WithStartFunctions().WithRandSource(noRandom{}),
 		workers:  runtime.GOMAXPROCS(0),
 		ownAlloc: true,
 		byHash:   make(map[[sha256.Size]byte]*compiled),
@@ -324,6 +324,16 @@ func (e *Engine) Close(ctx context.Context) error {
 }
 
 var errEngineClosed = errors.New("wazeroengine: engine is closed")
+
+// noRandom is the random source of wazero's per-instance system context,
+// which only wazero's own WASI reads; guests get theirs from the WASI host
+// module. Without one, wazero seeds a math/rand source for every instance,
+// 1% of a process start.
+type noRandom struct{}
+
+func (noRandom) Read([]byte) (int, error) { return 0, errNoRandom }
+
+var errNoRandom = errors.New("wazeroengine: no random source; the WASI host provides randomness")
 
 // compileSafely compiles bin, turning a panic inside wazero (v1.12 panics on
 // some malformed modules, for example a function type index out of range)
