@@ -26,7 +26,7 @@ const pageSize = 65536
 // Bounds on the memories kept for reuse.
 const (
 	maxPooledPerModule = 4
-	maxPooledBytes     = 256 << 20 // per engine
+	maxPooledBytes     = 64 << 20 // per engine, as in the js engine
 )
 
 // memPool keeps the memories of closed instances of one module. A memory
