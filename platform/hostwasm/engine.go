@@ -131,7 +131,7 @@ type compiled struct {
 	imports []binary.Import              // function imports, in order
 	// mem is the limits of the module's memory when it was compiled to
 	// import it (see importMemory), else nil; dirty (a Uint32Array) is
-	// then the ranges of a recycled memory to zero (see dirtyRanges).
+	// then the ranges of a recycled memory to zero (see binary.DirtyRanges).
 	mem   *binary.Limits
 	dirty js.Value
 }
@@ -214,7 +214,7 @@ func compile(bin []byte, sync bool) (*compiled, error) {
 	slices.Sort(c.exports)
 	if out, lim, err := importMemory(bin, m); err == nil {
 		bin, c.mem = out, &lim
-		r := dirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
+		r := binary.DirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
 		c.dirty = jsGlobal.Get("Uint32Array").New(len(r))
 		for k, v := range r {
 			c.dirty.SetIndex(k, v)

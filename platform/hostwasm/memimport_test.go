@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"slices"
 	"testing"
 
 	"github.com/tetratelabs/wazero"
@@ -113,37 +112,6 @@ func TestImportMemoryRefuses(t *testing.T) {
 		}
 		if _, _, err := importMemory(bin, dm); !errors.Is(err, errNoMemoryImport) {
 			t.Errorf("%s: err = %v, want errNoMemoryImport", name, err)
-		}
-	}
-}
-
-func TestDirtyRanges(t *testing.T) {
-	seg := func(off uint32, n int) binary.Data {
-		return binary.Data{Offset: append(binary.AppendS64([]byte{0x41}, int64(int32(off))), 0x0b), Init: make([]byte, n)}
-	}
-	passive := seg(0, 100)
-	passive.Mode = binary.SegmentPassive
-	global := binary.Data{Offset: []byte{0x23, 0, 0x0b}, Init: make([]byte, 100)}
-	for _, tt := range []struct {
-		name  string
-		datas []binary.Data
-		size  uint32
-		want  []uint32
-	}{
-		{"none", nil, 1000, []uint32{0, 1000}},
-		{"middle", []binary.Data{seg(100, 50)}, 1000, []uint32{0, 100, 150, 1000}},
-		{"start and end", []binary.Data{seg(0, 100), seg(900, 100)}, 1000, []uint32{100, 900}},
-		{"overlapping, unsorted", []binary.Data{seg(300, 100), seg(100, 250), seg(120, 10)}, 1000, []uint32{0, 100, 400, 1000}},
-		{"adjacent", []binary.Data{seg(0, 10), seg(10, 10)}, 30, []uint32{20, 30}},
-		{"past the end", []binary.Data{seg(2000, 10)}, 1000, []uint32{0, 1000}},
-		{"across the end", []binary.Data{seg(990, 100)}, 1000, []uint32{0, 990}},
-		{"whole", []binary.Data{seg(0, 1000)}, 1000, nil},
-		{"passive and global offsets cover nothing", []binary.Data{passive, global}, 1000, []uint32{0, 1000}},
-		{"high offset", []binary.Data{seg(0x80000000, 16)}, 1000, []uint32{0, 1000}},
-	} {
-		got := dirtyRanges(&binary.Module{Datas: tt.datas}, tt.size)
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

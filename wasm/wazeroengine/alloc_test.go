@@ -3,7 +3,7 @@ package wazeroengine
 import "testing"
 
 func TestLinearMemory(t *testing.T) {
-	m := memoryAllocator{}.Allocate(2*pageSize, 8*pageSize)
+	m := (&allocator{}).Allocate(2*pageSize, 8*pageSize)
 	b := m.Reallocate(2 * pageSize)
 	if len(b) != 2*pageSize {
 		t.Fatalf("len = %d", len(b))

@@ -25,7 +25,7 @@ func BenchmarkInstantiate(b *testing.B) {
 				b.Fatal(err)
 			}
 			if tc.name == "compiler-wazeromemory" {
-				e.alloc = nil // wazero's own allocation, for comparison
+				e.ownAlloc = false // wazero's own allocation, for comparison
 			}
 			defer e.Close(context.Background())
 			m, err := e.Compile(context.Background(), bin)

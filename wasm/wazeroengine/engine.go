@@ -20,6 +20,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/tetratelabs/wazero"
@@ -57,7 +58,10 @@ type Engine struct {
 	cache   wazero.CompilationCache // nil without CacheDir
 	modCfg  wazero.ModuleConfig
 	workers int
-	alloc   experimental.MemoryAllocator // nil: wazero's own
+	// ownAlloc backs guest memories with the engine's allocator, which
+	// recycles them (see memPool); false leaves them to wazero.
+	ownAlloc  bool
+	poolBytes atomic.Int64 // bytes held by every memPool
 
 	mu      sync.Mutex
 	closed  bool
@@ -89,7 +93,8 @@ type compiled struct {
 	cm      wazero.CompiledModule // valid once ready is closed and err is nil
 	err     error
 	exports []string
-	idents  []ident // byIdent keys that point here
+	idents  []ident  // byIdent keys that point here
+	pool    *memPool // recycled memories; nil if the module's cannot be
 
 	refs int // guarded by e.mu: live Module handles and pending Compiles
 }
@@ -111,11 +116,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		WithCloseOnContextDone(false)
 
 	e := &Engine{
-		modCfg:  wazero.NewModuleConfig().WithName("").WithStartFunctions(),
-		workers: runtime.GOMAXPROCS(0),
-		alloc:   memoryAllocator{},
-		byHash:  make(map[[sha256.Size]byte]*compiled),
-		byIdent: make(map[ident]*compiled),
+		modCfg:   wazero.NewModuleConfig().WithName("").WithStartFunctions().WithRandSource(noRandom{}),
+		workers:  runtime.GOMAXPROCS(0),
+		ownAlloc: true,
+		byHash:   make(map[[sha256.Size]byte]*compiled),
+		byIdent:  make(map[ident]*compiled),
 	}
 	if cfg.CacheDir != "" {
 		c, err := wazero.NewCompilationCacheWithDir(cfg.CacheDir)
@@ -190,7 +195,12 @@ func (e *Engine) compileLocked(ctx context.Context, bin []byte, sum [sha256.Size
 	e.mu.Unlock()
 
 	cctx := experimental.WithCompilationWorkers(context.WithoutCancel(ctx), e.workers)
-	cm, err := compileSafely(cctx, e.rt, coalesce.Data(bin))
+	cbin := coalesce.Data(bin)
+	cm, err := compileSafely(cctx, e.rt, cbin)
+	var pool *memPool
+	if err == nil {
+		pool = newMemPool(cbin, &e.poolBytes)
+	}
 
 	e.mu.Lock()
 	if err != nil {
@@ -205,6 +215,7 @@ func (e *Engine) compileLocked(ctx context.Context, bin []byte, sum [sha256.Size
 	} else {
 		c.cm = cm
 		c.exports = exportNames(cm)
+		c.pool = pool
 	}
 	if c.err != nil {
 		c.refs--
@@ -279,6 +290,9 @@ func (e *Engine) release(c *compiled) {
 	}
 	e.mu.Unlock()
 	if evict != nil {
+		if evict.pool != nil {
+			evict.pool.close()
+		}
 		// Instances of evict keep running: wazero allows closing a
 		// compiled module with live instances.
 		_ = evict.cm.Close(context.Background())
@@ -294,6 +308,11 @@ func (e *Engine) Close(ctx context.Context) error {
 		return nil
 	}
 	e.closed = true
+	for _, c := range e.byHash {
+		if c.pool != nil {
+			c.pool.close()
+		}
+	}
 	e.byHash, e.byIdent, e.idle = nil, nil, nil
 	e.mu.Unlock()
 
@@ -305,6 +324,16 @@ func (e *Engine) Close(ctx context.Context) error {
 }
 
 var errEngineClosed = errors.New("wazeroengine: engine is closed")
+
+// noRandom is the random source of wazero's per-instance system context,
+// which only wazero's own WASI reads; guests get theirs from the WASI host
+// module. Without one, wazero seeds a math/rand source for every instance,
+// 1% of a process start.
+type noRandom struct{}
+
+func (noRandom) Read([]byte) (int, error) { return 0, errNoRandom }
+
+var errNoRandom = errors.New("wazeroengine: no random source; the WASI host provides randomness")
 
 // compileSafely compiles bin, turning a panic inside wazero (v1.12 panics on
 // some malformed modules, for example a function type index out of range)

@@ -30,14 +30,21 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 	}
 	e := m.c.e
 	ictx := ctx
-	if e.alloc != nil {
-		ictx = experimental.WithMemoryAllocator(ctx, e.alloc)
+	var alloc *allocator
+	if e.ownAlloc {
+		alloc = &allocator{pool: m.c.pool}
+		ictx = experimental.WithMemoryAllocator(ctx, alloc)
 	}
 	mod, err := e.rt.InstantiateModule(ictx, m.c.cm, e.modCfg)
 	if err != nil {
+		// A memory taken from the pool is not given back: the
+		// instantiation may have left it half written.
 		return nil, convertError(err)
 	}
 	inst := &instance{mod: mod}
+	if alloc != nil {
+		inst.lm = alloc.mem
+	}
 	if mem := mod.ExportedMemory("memory"); mem != nil {
 		inst.mem = mem
 	}
@@ -61,7 +68,14 @@ var errModuleClosed = errors.New("wazeroengine: module is closed")
 // instance is one wazero module instance.
 type instance struct {
 	mod api.Module
-	mem wasm.Memory // exported "memory", or nil
+	mem wasm.Memory   // exported "memory", or nil
+	lm  *linearMemory // the memory's backing, when the engine allocated it
+
+	// running counts Calls in progress; Close recycles the memory only
+	// when none is, since a guest still running would write into the
+	// next instance's memory.
+	running atomic.Int32
+	closed  atomic.Bool
 
 	mu      sync.Mutex
 	fns     map[string]*function
@@ -80,6 +94,12 @@ type function struct {
 // Call invokes the exported function name. Calls may overlap (from other
 // goroutines or from host functions); each gets its own call stack.
 func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]uint64, error) {
+	i.running.Add(1)
+	defer i.running.Add(-1)
+	if i.closed.Load() {
+		// What wazero answers a call into a closed module with.
+		return nil, &wasm.ExitError{Code: 0, Reason: "instance closed"}
+	}
 	i.mu.Lock()
 	f := i.fns[name]
 	if f == nil || f.busy {
@@ -150,7 +170,14 @@ func (i *instance) SetGlobal(name string, v uint64) bool {
 	return true
 }
 
-// Close releases the instance and its memory.
+// Close releases the instance. Its memory goes back to the module's pool
+// unless a Call is still running; views of it must not be used after.
 func (i *instance) Close(ctx context.Context) error {
+	if i.closed.Swap(true) {
+		return nil
+	}
+	if i.lm != nil && i.running.Load() == 0 {
+		i.lm.keep.Store(true)
+	}
 	return i.mod.Close(ctx)
 }
