@@ -36,6 +36,7 @@ type options struct {
 	offset     int
 	sep        string
 	sepSet     bool
+	sepChar    bool // the separator came from -s: columns are not padded
 	cols       int
 	across     bool
 	merge      bool
@@ -294,7 +295,7 @@ func (o *options) long(env *tool.Env, name, val string, has bool) int {
 	case "no-file-warnings":
 		o.noWarn = true
 	case "separator":
-		o.sep, o.sepSet = "\t", true
+		o.sep, o.sepSet, o.sepChar = "\t", true, true
 		if has {
 			o.sep = val
 			if len(val) > 1 {
@@ -302,7 +303,7 @@ func (o *options) long(env *tool.Env, name, val string, has bool) int {
 			}
 		}
 	case "sep-string":
-		o.sep, o.sepSet = "", true
+		o.sep, o.sepSet, o.sepChar = "", true, false
 		if has {
 			o.sep = val
 		}
@@ -472,7 +473,8 @@ func (p *printer) header() {
 		avail = 0
 	}
 	lhs, rhs := max(avail/2, 1), max(avail-avail/2, 1)
-	fmt.Fprintf(p.w, "\n\n%s%s%s%s%s%s\n\n\n", strings.Repeat(" ", p.o.offset), p.date,
+	margin := strings.Repeat(" ", p.o.offset)
+	fmt.Fprintf(p.w, "%s\n\n%s%s%s%s%s%s\n\n\n", margin, margin, p.date,
 		strings.Repeat(" ", lhs), p.name, strings.Repeat(" ", rhs), pageText)
 }
 
@@ -516,7 +518,7 @@ func (p *printer) emitRow() {
 func (p *printer) padTo(to int) {
 	for {
 		next := (p.pos/8 + 1) * 8
-		if next > to || to-p.pos < 2 && next != to {
+		if to-p.pos < 2 || next > to {
 			break
 		}
 		p.buf = append(p.buf, '\t')
@@ -568,12 +570,12 @@ func (p *printer) cell(text []byte, ipos, limit int) {
 			if limit >= 0 && ipos+wd > limit {
 				return
 			}
-			if !p.o.expand && (p.pos+wd)%8 == 0 {
-				p.buf = append(p.buf, '\t')
-			} else {
+			if p.o.expand {
 				p.buf = append(p.buf, bytes.Repeat([]byte{' '}, wd)...)
+				p.pos += wd
+			} else {
+				p.padTo(p.pos + wd)
 			}
-			p.pos += wd
 			ipos += wd
 		default:
 			wd := 1
@@ -590,6 +592,17 @@ func (p *printer) cell(text []byte, ipos, limit int) {
 			ipos += wd
 		}
 	}
+}
+
+// put writes a cell's text: as cell does when columns line up, else as
+// it is.
+func (p *printer) put(text []byte, ipos, limit int, aligned bool) {
+	if aligned || p.o.expand {
+		p.cell(text, ipos, limit)
+		return
+	}
+	p.buf = append(p.buf, text...)
+	p.pos += len(text)
 }
 
 // single prints one file in one column.
@@ -643,7 +656,7 @@ func (p *printer) layout(cols, used int) (stride int, aligned bool, limit int) {
 	} else if p.o.join {
 		sep = "\t"
 	}
-	aligned = sep == " " && !p.o.join
+	aligned = !p.o.join && !p.o.sepChar
 	colw := (p.o.width - used - (cols-1)*len(sep)) / cols
 	limit = colw
 	if p.o.join || (!aligned && !p.o.widthSet) {
@@ -682,12 +695,7 @@ func (p *printer) row(cells [][]byte, present []bool, numbers bool, lead []byte)
 	}
 	for c := 0; c <= last; c++ {
 		if c > 0 {
-			if aligned {
-				p.padTo(base + c*stride)
-			} else {
-				p.buf = append(p.buf, p.separator()...)
-				p.pos += len(p.separator())
-			}
+			p.sepTo(aligned, base+c*stride)
 		}
 		if !present[c] {
 			continue
@@ -700,9 +708,25 @@ func (p *printer) row(cells [][]byte, present []bool, numbers bool, lead []byte)
 				lim -= p.numberWidth()
 			}
 		}
-		p.cell(cells[c], p.pos-start, lim)
+		p.put(cells[c], p.pos-start, lim, aligned)
 	}
 	p.emitRow()
+}
+
+// sepTo ends a column: with aligned columns it pads to the next one's
+// start, at, less the separator, then writes the separator; a separator
+// of spaces is padding itself.
+func (p *printer) sepTo(aligned bool, at int) {
+	sep := p.separator()
+	if aligned {
+		if strings.Trim(sep, " ") == "" {
+			p.padTo(at)
+			return
+		}
+		p.padTo(at - len(sep))
+	}
+	p.buf = append(p.buf, sep...)
+	p.pos += len(sep)
 }
 
 func (p *printer) leadWidth(lead []byte) int {
@@ -737,6 +761,22 @@ func (p *printer) columns(ls []line) {
 		if p.o.across {
 			rows = (n + cols - 1) / cols
 		}
+		// A short page is balanced: every column gets n/cols lines and
+		// the first n%cols one more.
+		var starts []int
+		if !p.o.across {
+			starts = make([]int, cols+1)
+			for c := 0; c < cols; c++ {
+				h := rows
+				if n < body*cols {
+					h = n / cols
+					if c < n%cols {
+						h++
+					}
+				}
+				starts[c+1] = min(starts[c]+h, n)
+			}
+		}
 		if p.o.number && !p.o.across {
 			// Numbers run down the columns: number the page's lines first.
 			// The cells carry their numbers so rows print in order.
@@ -744,15 +784,18 @@ func (p *printer) columns(ls []line) {
 			for k := range page {
 				numbered[k] = p.numberText()
 			}
-			p.rowsNumbered(page, numbered, rows, cols)
+			p.rowsNumbered(page, numbered, rows, starts)
 		} else {
 			for r := 0; r < rows; r++ {
 				cells := make([][]byte, cols)
 				present := make([]bool, cols)
 				for c := 0; c < cols; c++ {
-					k := c*rows + r
-					if p.o.across {
-						k = r*cols + c
+					k := r*cols + c
+					if !p.o.across {
+						k = starts[c] + r
+						if k >= starts[c+1] {
+							continue
+						}
 					}
 					if k < n {
 						cells[c], present[c] = page[k].text, true
@@ -774,21 +817,22 @@ func (p *printer) columns(ls []line) {
 
 // rowsNumbered prints a page set down in columns whose lines were
 // numbered in reading order.
-func (p *printer) rowsNumbered(page []line, nums [][]byte, rows, cols int) {
+func (p *printer) rowsNumbered(page []line, nums [][]byte, rows int, starts []int) {
+	cols := len(starts) - 1
 	for r := 0; r < rows; r++ {
 		cells := make([][]byte, cols)
 		present := make([]bool, cols)
 		for c := 0; c < cols; c++ {
-			if k := c*rows + r; k < len(page) {
+			if k := starts[c] + r; k < starts[c+1] {
 				cells[c], present[c] = page[k].text, true
 			}
 		}
 		// row numbers each present cell itself; feed it the right numbers.
-		p.rowWithNumbers(cells, present, nums, r, rows)
+		p.rowWithNumbers(cells, present, nums, r, starts)
 	}
 }
 
-func (p *printer) rowWithNumbers(cells [][]byte, present []bool, nums [][]byte, r, rows int) {
+func (p *printer) rowWithNumbers(cells [][]byte, present []bool, nums [][]byte, r int, starts []int) {
 	cols := len(cells)
 	stride, aligned, limit := p.layout(cols, 0)
 	p.buf = append(p.buf[:0], strings.Repeat(" ", p.o.offset)...)
@@ -801,20 +845,18 @@ func (p *printer) rowWithNumbers(cells [][]byte, present []bool, nums [][]byte, 
 	}
 	for c := 0; c <= last; c++ {
 		if c > 0 {
-			if aligned {
-				p.padTo(p.o.offset + c*stride)
-			} else {
-				p.buf = append(p.buf, p.separator()...)
-				p.pos += len(p.separator())
-			}
+			p.sepTo(aligned, p.o.offset+c*stride)
+		}
+		if !present[c] {
+			continue
 		}
 		start := p.pos
-		p.cell(nums[c*rows+r], 0, -1)
+		p.cell(nums[starts[c]+r], 0, -1)
 		lim := limit
 		if lim >= 0 {
 			lim -= p.numberWidth()
 		}
-		p.cell(cells[c], p.pos-start, lim)
+		p.put(cells[c], p.pos-start, lim, aligned)
 	}
 	p.emitRow()
 }
