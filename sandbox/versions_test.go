@@ -15,15 +15,15 @@ import (
 // answer --version and --help with status 0 and some output, unless
 // quietOK says otherwise.
 var versionExceptions = map[string]string{
-	"awk":     "ours is GoAWK-based; the machine's awk is gawk, another program",
-	"yq":      "ours is mikefarah's yq; the machine's yq is the Python jq wrapper",
-	"sh":      "ours is bash; the machine's sh is dash, which has no --version",
-	"which":   "Debian's which (debianutils) has no --version and rejects it with status 2",
-	"pidof":   "Debian's pidof is sysvinit's, which has no --version; ours is procps-ng's",
-	"time":    "Debian's GNU time prints UNKNOWN for its version",
-	"zip":     "Info-ZIP's zip starts --version with a copyright line; ours is not Info-ZIP's",
-	"unzip":   "Info-ZIP's unzip has no --version (it takes it as options -- and -v...)",
-	"js":      "not installed on the machine (the sandbox's node)",
+	"awk":   "ours is GoAWK-based; the machine's awk is gawk, another program",
+	"yq":    "ours is mikefarah's yq; the machine's yq is the Python jq wrapper",
+	"sh":    "ours is bash; the machine's sh is dash, which has no --version",
+	"which": "Debian's which (debianutils) has no --version and rejects it with status 2",
+	"pidof": "Debian's pidof is sysvinit's, which has no --version; ours is procps-ng's",
+	"time":  "Debian's GNU time prints UNKNOWN for its version",
+	"zip":   "Info-ZIP's zip starts --version with a copyright line; ours is not Info-ZIP's",
+	"unzip": "Info-ZIP's unzip has no --version (it takes it as options -- and -v...)",
+	"js":    "not installed on the machine (the sandbox's node)",
 }
 
 // quietOK are commands whose --version or --help rightly prints nothing
