@@ -71,6 +71,18 @@ var prCases = []difftest.Case{
 	{Script: prSetup + `pr --version | head -1`},
 	{Script: prSetup + `pr --help`},
 	{Script: prSetup + `pr -l 12 /dev/null | wc -c`},
+	{Script: prSetup + `pr -t -d -2 s`},
+	{Script: prSetup + `pr -t -n -a -2 s`},
+	{Script: prSetup + `pr -t -m -w 30 w t`},
+	{Script: prSetup + `pr -T ff | od -c`},
+	{Script: prSetup + `pr -h 'a very long header that is wider than the whole page of seventy two columns' -l 12 s | head -4`},
+	{Script: prSetup + `pr -t -n -N 5 -m s t | head -3`},
+	{Script: prSetup + `pr -t -o 2 -3 s`},
+	{Script: prSetup + `pr -t -4 -l 3 n | head -4`},
+	{Script: prSetup + `pr -l 0 s; echo $?`, Stderr: true},
+	{Script: prSetup + `pr -t -n5 s | head -2`},
+	{Script: prSetup + `pr -m -t nope s; echo $?`, Stderr: true},
+	{Script: prSetup + `pr -3 -m s t; echo $?`, Stderr: true},
 }
 
 func TestDifferentialPr(t *testing.T) {

@@ -179,11 +179,11 @@ func Main(env *tool.Env) int {
 	}
 	if o.cols > 1 && o.merge {
 		env.Errorf("cannot specify number of columns when printing in parallel")
-		return env.Usage(1, "")
+		return 1
 	}
 	if o.across && o.merge {
 		env.Errorf("cannot specify both printing across and printing in parallel")
-		return env.Usage(1, "")
+		return 1
 	}
 	if len(files) == 0 {
 		files = []string{"-"}
@@ -230,8 +230,12 @@ func charWidth(s string, c *byte, w *int) bool {
 func (o *options) long(env *tool.Env, name, val string, has bool) int {
 	num := func(what string, min int) (int, bool) {
 		n, err := strconv.Atoi(val)
-		if err != nil || n < min {
+		if err != nil {
 			env.Errorf("%s: %s", what, tool.Quote(val))
+			return 0, false
+		}
+		if n < min {
+			env.Errorf("%s: %s: Numerical result out of range", what, tool.Quote(val))
 			return 0, false
 		}
 		return n, true
@@ -368,6 +372,7 @@ type printer struct {
 	pos     int // output column of buf
 	lineNum int
 	page    int
+	lastRow bool // the row being written is the last of columned input
 	name    string
 	date    string
 }
@@ -506,7 +511,7 @@ func (p *printer) emitRow() {
 	if p.visible() {
 		p.w.Write(p.buf)
 		io.WriteString(p.w, "\n")
-		if p.o.double {
+		if p.o.double && !p.lastRow {
 			io.WriteString(p.w, "\n")
 		}
 	}
@@ -545,6 +550,18 @@ func (p *printer) numberText() []byte {
 }
 
 // numberWidth is the columns a line number and its separator take.
+// putNumber writes a line number in a column: its leading spaces are
+// padding, written with tabs where one lands.
+func (p *printer) putNumber() {
+	num := p.numberText()
+	k := 0
+	for k < len(num) && num[k] == ' ' {
+		k++
+	}
+	p.padTo(p.pos + k)
+	p.cell(num[k:], k, -1)
+}
+
 func (p *printer) numberWidth() int {
 	if !p.o.number {
 		return 0
@@ -684,7 +701,12 @@ func (p *printer) row(cells [][]byte, present []bool, numbers bool, lead []byte)
 	p.pos = p.o.offset
 	base := p.o.offset
 	if lead != nil {
-		p.cell(lead, 0, -1)
+		k := 0
+		for k < len(lead) && lead[k] == ' ' {
+			k++
+		}
+		p.padTo(p.pos + k)
+		p.cell(lead[k:], k, -1)
 		base = p.pos
 	}
 	last := -1
@@ -703,7 +725,7 @@ func (p *printer) row(cells [][]byte, present []bool, numbers bool, lead []byte)
 		start := p.pos
 		lim := limit
 		if numbers {
-			p.cell(p.numberText(), 0, -1)
+			p.putNumber()
 			if lim >= 0 {
 				lim -= p.numberWidth()
 			}
@@ -784,7 +806,7 @@ func (p *printer) columns(ls []line) {
 			for k := range page {
 				numbered[k] = p.numberText()
 			}
-			p.rowsNumbered(page, numbered, rows, starts)
+			p.rowsNumbered(page, numbered, rows, starts, i >= len(ls))
 		} else {
 			for r := 0; r < rows; r++ {
 				cells := make([][]byte, cols)
@@ -801,13 +823,18 @@ func (p *printer) columns(ls []line) {
 						cells[c], present[c] = page[k].text, true
 					}
 				}
+				p.lastRow = i >= len(ls) && r == rows-1
 				p.row(cells, present, p.o.number, nil)
 			}
 		}
 		used := rows
 		if p.o.double {
 			used *= 2
+			if p.lastRow {
+				used--
+			}
 		}
+		p.lastRow = false
 		p.trailer(used, ff)
 		if p.o.lastPage >= 0 && p.page >= p.o.lastPage {
 			return
@@ -817,7 +844,7 @@ func (p *printer) columns(ls []line) {
 
 // rowsNumbered prints a page set down in columns whose lines were
 // numbered in reading order.
-func (p *printer) rowsNumbered(page []line, nums [][]byte, rows int, starts []int) {
+func (p *printer) rowsNumbered(page []line, nums [][]byte, rows int, starts []int, final bool) {
 	cols := len(starts) - 1
 	for r := 0; r < rows; r++ {
 		cells := make([][]byte, cols)
@@ -828,6 +855,7 @@ func (p *printer) rowsNumbered(page []line, nums [][]byte, rows int, starts []in
 			}
 		}
 		// row numbers each present cell itself; feed it the right numbers.
+		p.lastRow = final && r == rows-1
 		p.rowWithNumbers(cells, present, nums, r, starts)
 	}
 }
@@ -851,7 +879,13 @@ func (p *printer) rowWithNumbers(cells [][]byte, present []bool, nums [][]byte, 
 			continue
 		}
 		start := p.pos
-		p.cell(nums[starts[c]+r], 0, -1)
+		num := nums[starts[c]+r]
+		k := 0
+		for k < len(num) && num[k] == ' ' {
+			k++
+		}
+		p.padTo(p.pos + k)
+		p.cell(num[k:], k, -1)
 		lim := limit
 		if lim >= 0 {
 			lim -= p.numberWidth()
