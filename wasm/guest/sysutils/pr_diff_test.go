@@ -83,6 +83,19 @@ var prCases = []difftest.Case{
 	{Script: prSetup + `pr -t -n5 s | head -2`},
 	{Script: prSetup + `pr -m -t nope s; echo $?`, Stderr: true},
 	{Script: prSetup + `pr -3 -m s t; echo $?`, Stderr: true},
+	{Script: prSetup + `pr -t -2 ff`},
+	{Script: prSetup + `pr -l 14 -2 ff`},
+	{Script: prSetup + `pr -t -e -2 t`},
+	{Script: prSetup + `pr -t -i t`},
+	{Script: prSetup + `pr +2 -l 15 s t`},
+	{Script: prSetup + `pr -t -J -3 s | head -3`},
+	{Script: prSetup + `pr -t -a -2 -s: s | head -3`},
+	{Script: prSetup + `pr -m -t s s s s | head -2`},
+	{Script: prSetup + `pr --length=12 --header=H --indent=2 s | head -4`},
+	{Script: prSetup + `pr -t --number-lines=:2 --first-line-number=99 s | head -3`},
+	{Script: prSetup + `pr -t -x s; echo $?`, Stderr: true},
+	{Script: prSetup + `pr --bogus s; echo $?`, Stderr: true},
+	{Script: prSetup + `pr -t -w abc s; echo $?`, Stderr: true},
 }
 
 func TestDifferentialPr(t *testing.T) {

@@ -373,6 +373,7 @@ type printer struct {
 	lineNum int
 	page    int
 	lastRow bool // the row being written is the last of columned input
+	multi   bool // text is set in columns: expanded tabs are padding
 	name    string
 	date    string
 }
@@ -545,6 +546,10 @@ func (p *printer) numberText() []byte {
 		n = -n
 	}
 	s := fmt.Sprintf("%*d", p.o.numDigits, n)
+	if p.lineNum >= mod {
+		// Past its width a number keeps its last digits, zeros and all.
+		s = fmt.Sprintf("%0*d", p.o.numDigits, n)
+	}
 	p.lineNum++
 	return append([]byte(s), p.o.numSep)
 }
@@ -587,7 +592,7 @@ func (p *printer) cell(text []byte, ipos, limit int) {
 			if limit >= 0 && ipos+wd > limit {
 				return
 			}
-			if p.o.expand {
+			if p.o.expand && !p.multi {
 				p.buf = append(p.buf, bytes.Repeat([]byte{' '}, wd)...)
 				p.pos += wd
 			} else {
@@ -760,6 +765,8 @@ func (p *printer) leadWidth(lead []byte) int {
 
 // columns prints one file in columns, down (or across with -a).
 func (p *printer) columns(ls []line) {
+	p.multi = true
+	defer func() { p.multi = false }()
 	body, cols := p.body(), p.o.cols
 	for i := 0; i < len(ls); {
 		p.page++
@@ -897,6 +904,7 @@ func (p *printer) rowWithNumbers(cells [][]byte, present []bool, nums [][]byte, 
 
 // merge prints the files side by side, one a column.
 func (p *printer) merge(all [][]line) {
+	p.multi = true
 	body, cols := p.body(), len(all)
 	at := make([]int, cols)
 	more := func() bool {
