@@ -96,6 +96,7 @@ var prCases = []difftest.Case{
 	{Script: prSetup + `pr -t -x s; echo $?`, Stderr: true},
 	{Script: prSetup + `pr --bogus s; echo $?`, Stderr: true},
 	{Script: prSetup + `pr -t -w abc s; echo $?`, Stderr: true},
+	{Script: prSetup + `printf 'a\001b\033c\177d\tz\200e\n' > cc; pr -t -c cc; pr -t -v cc; pr -t -2 -c cc; pr -t --show-nonprinting -2 cc`},
 }
 
 func TestDifferentialPr(t *testing.T) {

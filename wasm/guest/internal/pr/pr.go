@@ -48,6 +48,8 @@ type options struct {
 	firstPage  int
 	lastPage   int
 	noWarn     bool
+	ctrl       bool // -c: control characters as ^X, others as \ooo
+	octal      bool // -v: nonprinting characters as \ooo
 }
 
 var longs = []string{"pages", "columns", "across", "show-control-chars", "double-space", "date-format",
@@ -136,8 +138,13 @@ func Main(env *tool.Env) int {
 			case 'a':
 				o.across = true
 			case 'b', 'c', 'r', 'v':
-				if c == 'r' {
+				switch c {
+				case 'r':
 					o.noWarn = true
+				case 'c':
+					o.ctrl = true
+				case 'v':
+					o.octal = true
 				}
 			case 'd':
 				o.double = true
@@ -296,6 +303,10 @@ func (o *options) long(env *tool.Env, name, val string, has bool) int {
 		o.firstNum = n
 	case "indent":
 		o.offset, ok = num("'-o MARGIN' invalid line offset", 0)
+	case "show-control-chars":
+		o.ctrl = true
+	case "show-nonprinting":
+		o.octal = true
 	case "no-file-warnings":
 		o.noWarn = true
 	case "separator":
@@ -583,6 +594,14 @@ func (p *printer) numberWidth() int {
 func (p *printer) cell(text []byte, ipos, limit int) {
 	for _, c := range text {
 		switch {
+		case c == '\t' && !p.multi && !p.o.expand:
+			wd := 8 - ipos%8
+			if limit >= 0 && ipos+wd > limit {
+				return
+			}
+			p.buf = append(p.buf, c)
+			p.pos += wd
+			ipos += wd
 		case c == p.o.inTab && (p.o.expand || c == '\t'):
 			tw := p.o.inTabW
 			if c != '\t' || !p.o.expand {
@@ -599,6 +618,19 @@ func (p *printer) cell(text []byte, ipos, limit int) {
 				p.padTo(p.pos + wd)
 			}
 			ipos += wd
+		case (p.o.ctrl || p.o.octal) && c != '\t' && (c < ' ' || c >= 0x7f):
+			var vis string
+			if p.o.ctrl && !p.o.octal && c < 0x80 {
+				vis = "^" + string(rune(c^0x40))
+			} else {
+				vis = fmt.Sprintf("\\%03o", c)
+			}
+			if limit >= 0 && ipos+len(vis) > limit {
+				return
+			}
+			p.buf = append(p.buf, vis...)
+			p.pos += len(vis)
+			ipos += len(vis)
 		default:
 			wd := 1
 			if c == '\b' {
@@ -643,7 +675,7 @@ func (p *printer) single(ls []line) {
 			if p.o.number {
 				p.cell(p.numberText(), 0, -1)
 			}
-			if p.o.expand || p.o.truncAll {
+			if p.o.expand || p.o.truncAll || p.o.ctrl || p.o.octal {
 				limit := -1
 				if p.o.truncAll {
 					limit = p.o.width - p.pos
