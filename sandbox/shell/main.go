@@ -28,8 +28,13 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 			break
 		}
 		if strings.HasPrefix(a, "--") {
-			if a == "--posix" {
+			switch a {
+			case "--posix":
 				r.opts.posix = true
+			case "--version":
+				return r.writeOut(name, "GNU bash, version "+bashVersion+" ("+machType+")\n"+bashVersionText)
+			case "--help":
+				return r.writeOut(name, "GNU bash, version "+bashVersion+"-("+machType+")\n"+bashHelpText)
 			}
 			continue // --norc, --noprofile and friends mean nothing here
 		}
@@ -115,3 +120,45 @@ func (r *Interp) RunScript(ctx context.Context, src, name string, args []string)
 	r.params = append([]string(nil), args...)
 	return r.Run(ctx, src, name)
 }
+
+// machType is the system type bash was built for, as in BASH_VERSINFO.
+const machType = "wasm32-wasmsand-linux-gnu"
+
+// bashVersionText follows the first line of bash --version.
+const bashVersionText = `Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>
+
+This is free software; you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+`
+
+// bashHelpText follows the first line of bash --help.
+const bashHelpText = `Usage:	bash [GNU long option] [option] ...
+	bash [GNU long option] [option] script-file ...
+GNU long options:
+	--debug
+	--debugger
+	--dump-po-strings
+	--dump-strings
+	--help
+	--init-file
+	--login
+	--noediting
+	--noprofile
+	--norc
+	--posix
+	--pretty-print
+	--rcfile
+	--restricted
+	--verbose
+	--version
+Shell options:
+	-ilrsD or -c command or -O shopt_option		(invocation only)
+	-abefhkmnptuvxBCEHPT or -o option
+Type ` + "`" + `bash -c "help set"' for more information about shell options.
+Type ` + "`" + `bash -c help' for more information about shell builtin commands.
+Use the ` + "`" + `bashbug' command to report bugs.
+
+bash home page: <http://www.gnu.org/software/bash>
+General help using GNU software: <http://www.gnu.org/gethelp/>
+`

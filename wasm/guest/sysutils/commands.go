@@ -39,6 +39,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/od"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/pager"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/pathchk"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/pr"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printenv"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/printf"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/procps"
@@ -152,4 +153,5 @@ var Commands = map[string]tool.MainFunc{
 	"cal":       cal.Main,
 	"mkfifo":    mkfifo.Main,
 	"uuidgen":   uuidgen.Main,
+	"pr":        pr.Main,
 }

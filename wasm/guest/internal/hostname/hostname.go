@@ -45,6 +45,16 @@ Show the system's host name.
 
 // Main runs hostname.
 func Main(env *tool.Env) int {
+	for _, a := range env.Args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "-h" {
+			// net-tools' hostname prints its usage and exits with -1.
+			env.Help(spec.Help)
+			return 255
+		}
+	}
 	flags, args, code, done := spec.Parse(env)
 	if done {
 		return code

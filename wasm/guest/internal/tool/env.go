@@ -129,11 +129,8 @@ func (e *Env) Help(text string) int {
 	if len(text) > 0 && text[len(text)-1] != '\n' {
 		w.WriteByte('\n')
 	}
-	return 0
-}
-
-// PrintVersion prints the --version answer and returns 0.
-func (e *Env) PrintVersion() int {
-	fmt.Fprintf(e.Out(), "%s (wasmsand coreutils) %s\n", e.Name(), Version)
+	// Flush now: a command may answer through a copy of its Env whose
+	// buffer Run never sees.
+	w.Flush()
 	return 0
 }

@@ -15,7 +15,7 @@ func TestCases(t *testing.T) {
 		code   int
 	}{
 		{args: []string{"true", "--nope"}},
-		{args: []string{"true", "--version"}, stdout: "true (wasmsand coreutils) " + tool.Version + "\n"},
+		{args: []string{"true", "--version"}, stdout: "true (GNU coreutils) 9.1\nwasmsand " + tool.Version + ": a reimplementation in Go, not the upstream program.\n"},
 	}
 	for _, tc := range tests {
 		out, errOut, code := tool.Exec(True, tc.stdin, tc.args...)

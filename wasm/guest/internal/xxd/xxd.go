@@ -85,6 +85,16 @@ func Main(env *tool.Env) int {
 			env.Args[i+1] = "-p"
 		}
 	}
+	for _, a := range env.Args[1:] {
+		if a == "--" || a == "-" || len(a) < 2 || a[0] != '-' {
+			break
+		}
+		if a == "--help" || a == "-h" || a == "-help" {
+			// xxd writes its usage to standard error and exits with 1.
+			fmt.Fprint(env.Stderr, spec.Help)
+			return 1
+		}
+	}
 	flags, files, code, done := spec.Parse(env)
 	if done {
 		return code
