@@ -353,6 +353,11 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 		return false
 	}
 	if as.Array != nil {
+		if strings.HasSuffix(name, "]") {
+			// a[i]=(..) (repair.go)
+			r.errorf("%s: cannot assign list to array member", name)
+			return false
+		}
 		return r.assignArray(name, as.Array, as.Append)
 	}
 	val := r.expandAssignValue(as.Value)
@@ -421,6 +426,11 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			}
 			key := r.arithSource(el.Index, el.Index.Pos().Offset(), el.Index.End().Offset())
 			val := r.expandString(el.Value)
+			if key == "" {
+				// ([]=x) (repair.go): bash quotes the key and the value
+				r.errorf("[%s]=%s: bad array subscript", shellQuote(key), shellQuote(val))
+				continue
+			}
 			old, _ := v.Assoc.Get(key)
 			nv, err := r.attrValue(v, old, val, false)
 			if err != nil {
@@ -464,6 +474,17 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 	}
 	for _, el := range arr.Elems {
 		if el.Index != nil {
+			switch raw := strings.TrimSpace(r.curText(el.Index)); raw {
+			case "":
+				if r.curText(el.Index) == "" {
+					// ([]=x) (repair.go)
+					r.errorf("%s: bad array subscript", r.elemText(el))
+					continue
+				}
+			case "@", "*":
+				r.errorf("%s: cannot assign to non-numeric index", r.elemText(el))
+				continue
+			}
 			sub := r.arithSource(el.Index, el.Index.Pos().Offset(), el.Index.End().Offset())
 			i, ok := r.arithString(sub)
 			if !ok {
@@ -471,6 +492,10 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			}
 			if i < 0 {
 				i += a.Max() + 1
+				if i < 0 {
+					r.errorf("%s: bad array subscript", r.elemText(el))
+					continue
+				}
 			}
 			val := r.expandAssignValue(el.Value)
 			nv, err := r.attrValue(v, "", val, false)
@@ -498,6 +523,22 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 	v.Attr |= AttrIndexed
 	v.Index, v.Str, v.Set = a, "", true
 	return true
+}
+
+// elemText is the source text of an element of a compound assignment
+// with a subscript, [sub]=value, as bash's errors quote it.
+func (r *Interp) elemText(el *syntax.ArrayElem) string {
+	if r.source == nil || el.Index == nil {
+		return ""
+	}
+	start, end := int(el.Index.Pos().Offset())-1, int(el.End().Offset())
+	if el.Value == nil {
+		end = int(el.Index.End().Offset()) + len("]=")
+	}
+	if start < 0 || end > len(r.source.text) || start >= end {
+		return ""
+	}
+	return r.source.text[start:end]
 }
 
 // unsetVar removes a variable (after namerefs) from the innermost scope

@@ -477,6 +477,9 @@ func (r *Interp) runSourceNested(src, name string) {
 	err := parseEach(ptext, func(st *syntax.Stmt) bool {
 		rep.apply(st)
 		r.hdocWarn(file, st)
+		if r.skipSynErr(file, st) {
+			return true
+		}
 		r.stmt(st)
 		return !r.exiting && !r.returning
 	})

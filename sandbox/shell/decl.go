@@ -200,6 +200,13 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if as := it.assign; as != nil {
 		name = as.Name.Value
 		appendTo = as.Append
+		if as.Array != nil && strings.HasSuffix(name, "]") {
+			// declare a[i]=(..) (repair.go)
+			// bash discards the rest of the line, as for an expansion error
+			r.errorf("%s: cannot assign list to array member", name)
+			r.status = 1
+			panic(errDiscard)
+		}
 		if as.Index != nil {
 			if r.curText(as.Index) == "" {
 				// declare m[]=x (repair.go)
