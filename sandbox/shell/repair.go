@@ -440,13 +440,13 @@ type synErr struct {
 type fixKind uint8
 
 const (
-	fixLet       fixKind = iota + 1 // a bare let: the command name is let
-	fixDeclName                     // declare 1a=x: the assignment's name is name
-	fixEmptySub                     // m[]=x: the name is name, the subscript empty
-	fixParamName                    // ${!-x}: the parameter is name
-	fixListMember                   // a[i]=(..): the name is name, "a[i]"
-	fixEmptyElem                    // ([]=x): the element's subscript is empty
-	fixLitChar                      // the literal begins with name, not its blanks
+	fixLet        fixKind = iota + 1 // a bare let: the command name is let
+	fixDeclName                      // declare 1a=x: the assignment's name is name
+	fixEmptySub                      // m[]=x: the name is name, the subscript empty
+	fixParamName                     // ${!-x}: the parameter is name
+	fixListMember                    // a[i]=(..): the name is name, "a[i]"
+	fixEmptyElem                     // ([]=x): the element's subscript is empty
+	fixLitChar                       // the literal begins with name, not its blanks
 )
 
 type astFix struct {
