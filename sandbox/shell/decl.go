@@ -20,7 +20,11 @@ func (r *Interp) declClause(c *syntax.DeclClause) {
 				items = append(items, declItem{word: w})
 			}
 		case as.Naked && as.Name != nil:
-			items = append(items, declItem{word: as.Name.Value})
+			w := as.Name.Value
+			if as.Index != nil {
+				w += "[" + r.curText(as.Index) + "]"
+			}
+			items = append(items, declItem{word: w})
 		default:
 			items = append(items, declItem{assign: as})
 		}
@@ -263,6 +267,10 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		r.builtinErr(cmd, "`%s': not a valid identifier", shown)
 		return false
 	}
+	if hasSub && !hasValue && (cmd == "export" || cmd == "readonly") {
+		r.builtinErr(cmd, "`%s[%s]': not a valid identifier", name, sub)
+		return false
+	}
 	if on&AttrNameref != 0 && hasValue && arr == nil {
 		if !validName(strings.SplitN(value, "[", 2)[0]) {
 			r.builtinErr(cmd, "`%s': invalid variable name for name reference", value)
@@ -327,6 +335,10 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if on&AttrIndexed != 0 && v.Attr&AttrAssoc != 0 {
 		r.builtinErr(cmd, "%s: cannot convert associative to indexed array", target)
 		return false
+	}
+	if hasSub && !hasValue && v.Attr&AttrAssoc == 0 {
+		// declare a[n]: a is an array (the subscript is ignored)
+		on |= AttrIndexed
 	}
 	// Types first.
 	if on&AttrAssoc != 0 && v.Attr&AttrAssoc == 0 {

@@ -678,8 +678,11 @@ func skipBadLines(text string, off int, pe syntax.ParseError, rep *repairs, b []
 		end += off
 	}
 	tok := text[off : off+1]
-	if off+1 < len(text) && strings.Contains("&&||;;", text[off:off+2]) && text[off] == text[off+1] {
-		tok = text[off : off+2]
+	for _, op := range []string{"&>>", "<<<", "<<-", ";;&", "&&", "||", ";;", ";&", "<>", ">>", "<<", ">&", "<&", ">|", "&>", "|&"} {
+		if strings.HasPrefix(text[off:], op) {
+			tok = op
+			break
+		}
 	}
 	for k := start; k < end; k++ {
 		if b[k] != '\n' {
