@@ -346,7 +346,9 @@ func (r *Interp) assignElem(name, sub, value string, appendTo bool) error {
 func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	name := as.Name.Value
 	if v := r.vars.get(name); v != nil && v.Attr&AttrReadonly != 0 {
-		r.errorf("%s: readonly variable", name)
+		// a nameref names its target
+		rn, _, _ := r.vars.resolve(name)
+		r.errorf("%s: readonly variable", rn)
 		if !r.opts.posix {
 			return false
 		}

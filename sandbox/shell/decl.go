@@ -267,6 +267,19 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		r.builtinErr(cmd, "`%s': not a valid identifier", shown)
 		return false
 	}
+	if off&AttrNameref != 0 && on == 0 && hasValue && arr == nil && !hasSub {
+		// declare +n ref=v: the value goes through the reference, which
+		// then keeps its target's name as a plain value.
+		if v, _ := r.vars.lookup(name); v != nil && v.Attr&AttrNameref != 0 && v.Set && v.Attr&AttrReadonly == 0 {
+			rn, rsub, isElem := r.vars.resolve(name)
+			if isElem {
+				rn += "[" + rsub + "]"
+			}
+			ok := r.assignChecked(rn, value)
+			v.Attr &^= AttrNameref
+			return ok
+		}
+	}
 	if hasSub && !hasValue && (cmd == "export" || cmd == "readonly") {
 		r.builtinErr(cmd, "`%s[%s]': not a valid identifier", name, sub)
 		return false

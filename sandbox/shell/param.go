@@ -142,7 +142,7 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 			pv = paramValue{vals: []string{v.Str}, set: v.Set}
 		} else {
 			if !ref.set && target == "" {
-				if pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length {
+				if !pe.Length {
 					r.errorf("%s: invalid indirect expansion", name)
 					panic(errDiscard)
 				}
