@@ -345,6 +345,10 @@ func (r *Interp) assignElem(name, sub, value string, appendTo bool) error {
 // current function scope.
 func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	name := as.Name.Value
+	if r.vars.circular(name) {
+		r.errorf("warning: %s: circular name reference", name)
+		return false
+	}
 	if v := r.vars.get(name); v != nil && v.Attr&AttrReadonly != 0 {
 		// a nameref names its target
 		rn, _, _ := r.vars.resolve(name)

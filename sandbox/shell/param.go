@@ -245,6 +245,10 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		}
 		return paramValue{vals: []string{r.params[n-1]}, set: true}
 	}
+	if r.vars.circular(name) {
+		r.errorf("warning: %s: circular name reference", name)
+		return paramValue{}
+	}
 	rname, rsub, viaRef := r.vars.resolve(name)
 	if viaRef && !hasIdx {
 		idx, hasIdx = rsub, true
