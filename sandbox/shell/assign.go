@@ -183,6 +183,19 @@ func (r *Interp) assignChecked(target, value string) bool {
 	return true
 }
 
+// badNamerefValue reports, for cmd, a value assigned to name that is
+// not a valid name where name is a nameref without a target (which
+// takes the value as the name it refers to).
+func (r *Interp) badNamerefValue(cmd, name, value string) bool {
+	rname, sub, _ := r.vars.resolve(name)
+	v, _ := r.vars.lookup(rname)
+	if sub != "" || v == nil || v.Attr&AttrNameref == 0 || v.Attr&AttrReadonly != 0 || validTarget(value) {
+		return false
+	}
+	r.builtinErr(cmd, "`%s': not a valid identifier", value)
+	return true
+}
+
 // assignQuiet assigns without reporting errors.
 func (r *Interp) assignQuiet(name, value string) { _ = r.assign(name, value, false) }
 
@@ -208,6 +221,11 @@ func (r *Interp) assign(name, value string, appendTo bool) error {
 	}
 	if v.Attr&AttrReadonly != 0 {
 		return shellErr(rname + ": readonly variable")
+	}
+	if v.Attr&AttrNameref != 0 && !appendTo && !validTarget(value) {
+		// a nameref without a target takes the value as the name it
+		// refers to
+		return shellErr("`" + value + "': not a valid identifier")
 	}
 	r.specialAssign(rname, value)
 	if v.Attr&(AttrIndexed|AttrAssoc) != 0 {

@@ -124,7 +124,7 @@ func builtinPrintf(r *Interp, args []string) int {
 		}
 	}
 	if varName != "" {
-		if !r.assignChecked(varName, out) {
+		if r.badNamerefValue("printf", varName, out) || !r.assignChecked(varName, out) {
 			return 1
 		}
 		return status
