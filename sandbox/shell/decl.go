@@ -284,6 +284,10 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		r.builtinErr(cmd, "`%s[%s]': not a valid identifier", name, sub)
 		return false
 	}
+	if on&AttrNameref != 0 && hasSub {
+		r.builtinErr(cmd, "%s[%s]: reference variable cannot be an array", name, sub)
+		return false
+	}
 	if on&AttrNameref != 0 && hasValue && arr == nil {
 		if !validName(strings.SplitN(value, "[", 2)[0]) {
 			r.builtinErr(cmd, "`%s': invalid variable name for name reference", value)
@@ -348,6 +352,14 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if on&AttrIndexed != 0 && v.Attr&AttrAssoc != 0 {
 		r.builtinErr(cmd, "%s: cannot convert associative to indexed array", target)
 		return false
+	}
+	if on&AttrNameref != 0 && v.Attr&AttrNameref == 0 {
+		if v.Attr&(AttrIndexed|AttrAssoc) != 0 {
+			r.builtinErr(cmd, "%s: reference variable cannot be an array", target)
+			return false
+		}
+		// a reference holds a name: no arithmetic or case change
+		v.Attr &^= AttrInteger | AttrLower | AttrUpper | AttrCapital
 	}
 	if hasSub && !hasValue && v.Attr&AttrAssoc == 0 {
 		// declare a[n]: a is an array (the subscript is ignored)
