@@ -629,10 +629,20 @@ func (r *Interp) unsetElem(name, sub string) bool {
 		}
 		v.Index.Unset(i)
 	default:
-		i, ok := r.arithString(sub)
-		if ok && i == 0 {
-			v.Set, v.Str = false, ""
+		if sub == "@" || sub == "*" {
+			r.errorf("unset: %s: not an array variable", name)
+			return false
 		}
+		i, ok := r.arithString(sub)
+		if !ok {
+			return false
+		}
+		if i != 0 {
+			// only [0] names a scalar
+			r.errorf("unset: %s: not an array variable", name)
+			return false
+		}
+		v.Set, v.Str = false, ""
 	}
 	return true
 }

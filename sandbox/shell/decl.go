@@ -353,6 +353,10 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		r.builtinErr(cmd, "%s: cannot convert associative to indexed array", target)
 		return false
 	}
+	if off&AttrIndexed != 0 && v.Attr&AttrIndexed != 0 || off&AttrAssoc != 0 && v.Attr&AttrAssoc != 0 {
+		r.builtinErr(cmd, "%s: cannot destroy array variables in this way", target)
+		return false
+	}
 	if on&AttrNameref != 0 && v.Attr&AttrNameref == 0 {
 		if v.Attr&(AttrIndexed|AttrAssoc) != 0 {
 			r.builtinErr(cmd, "%s: reference variable cannot be an array", target)
