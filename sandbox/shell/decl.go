@@ -558,7 +558,19 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 			if v.Attr&AttrReadonly == 0 {
 				continue
 			}
-			sb.WriteString(r.declareLine(n, v) + "\n")
+			line := r.declareLine(n, v)
+			if r.opts.posix {
+				// posix mode lists readonly commands, arrays with -a/-A
+				_, rest, _ := strings.Cut(line, " "+n)
+				kind := ""
+				if v.Attr&AttrIndexed != 0 {
+					kind = "-a "
+				} else if v.Attr&AttrAssoc != 0 {
+					kind = "-A "
+				}
+				line = "readonly " + kind + n + rest
+			}
+			sb.WriteString(line + "\n")
 		case "local":
 			if v.Set {
 				sb.WriteString(n + "=" + shellQuoteValue(v.Str, r.opts.posix) + "\n")
