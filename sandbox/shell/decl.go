@@ -183,6 +183,19 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 	return status
 }
 
+// declTargetIsArray reports whether the variable declare would set for
+// name is already an array: declare a='(1 2)' is then a compound
+// assignment too.
+func (r *Interp) declTargetIsArray(cmd, name string, global bool) bool {
+	var v *Var
+	if (cmd == "local" || cmd == "declare" || cmd == "typeset") && r.funcDepth > 0 && !global {
+		v = r.vars.top().vars[name]
+	} else {
+		v = r.vars.get(name)
+	}
+	return v != nil && v.Attr&AttrNameref == 0 && v.Attr&(AttrIndexed|AttrAssoc) != 0
+}
+
 func declUsage(cmd string) string {
 	switch cmd {
 	case "export":
@@ -243,7 +256,7 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	// declare 'a=(1 2)' as a word, or declare -a a='(1 2)', is still a
 	// compound assignment.
 	arrFromString := false
-	if arr == nil && hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0) {
+	if arr == nil && hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0 || r.declTargetIsArray(cmd, name, global)) {
 		if f, err := syntax.NewParser().Parse(strings.NewReader("x="+value), ""); err == nil && len(f.Stmts) == 1 {
 			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
 				saved := r.source
