@@ -857,7 +857,7 @@ func shellQuoteDouble(s string) string {
 
 // shellQuoteAssocKey quotes an associative array key for declare -p.
 func shellQuoteAssocKey(k string) string {
-	if k == "" || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;~#=") {
+	if k == "" || k == "@" || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;~#=!^{}") {
 		return shellQuoteDouble(k)
 	}
 	return k
