@@ -370,6 +370,15 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		r.builtinErr(cmd, "%s: cannot destroy array variables in this way", target)
 		return false
 	}
+	if on&AttrNameref != 0 && v.Attr&AttrNameref == 0 && !hasValue && v.Set && !validTarget(v.Str) {
+		// declare -n x, x=%: the value would be the name referred to
+		r.builtinErr(cmd, "`%s': invalid variable name for name reference", v.Str)
+		return false
+	}
+	if on&(AttrIndexed|AttrAssoc) != 0 && on&AttrNameref == 0 && v.Attr&AttrNameref != 0 && !v.Set {
+		// a reference without a target becomes the array itself
+		v.Attr &^= AttrNameref
+	}
 	if on&AttrNameref != 0 && v.Attr&AttrNameref == 0 {
 		if v.Attr&(AttrIndexed|AttrAssoc) != 0 {
 			r.builtinErr(cmd, "%s: reference variable cannot be an array", target)
