@@ -347,7 +347,7 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			r.vars.global().vars[target] = v
 		}
 	}
-	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0) {
+	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0 || on&AttrNameref != 0 && v.Attr&AttrNameref == 0) {
 		// declare names itself; export and readonly assign as bash's
 		// variable code does, which does not (but names itself for a
 		// compound value made from a string, readonly -a x='(1)').
