@@ -754,7 +754,8 @@ func builtinUnset(r *Interp, args []string) int {
 			continue
 		}
 		if mode == "n" {
-			if v, sc := r.vars.lookup(n); v != nil {
+			// only a reference is unset: -n leaves other variables be
+			if v, sc := r.vars.lookup(n); v != nil && v.Attr&AttrNameref != 0 {
 				delete(sc.vars, n)
 			}
 			continue

@@ -143,7 +143,11 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 		} else {
 			if !ref.set && target == "" {
 				if !pe.Length {
-					r.errorf("%s: invalid indirect expansion", name)
+					shown := name
+					if hasIdx {
+						shown += "[" + idx + "]"
+					}
+					r.errorf("%s: invalid indirect expansion", shown)
 					panic(errDiscard)
 				}
 			}
