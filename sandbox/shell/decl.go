@@ -187,8 +187,12 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 // name is already an array: declare a='(1 2)' is then a compound
 // assignment too.
 func (r *Interp) declTargetIsArray(cmd, name string, global bool) bool {
+	if cmd == "export" || cmd == "readonly" {
+		// they assign the string: readonly 'a=(1)' sets a[0] to "(1)"
+		return false
+	}
 	var v *Var
-	if (cmd == "local" || cmd == "declare" || cmd == "typeset") && r.funcDepth > 0 && !global {
+	if r.funcDepth > 0 && !global {
 		v = r.vars.top().vars[name]
 	} else {
 		v = r.vars.get(name)
