@@ -163,6 +163,9 @@ func (r *Interp) runUnits(file *sourceFile, stmts []*syntax.Stmt, run func(st *s
 		stop := false
 		for _, st := range list {
 			r.hdocWarn(file, st)
+			if r.skipSynErr(file, st) {
+				continue
+			}
 			if run(st) {
 				stop = true
 				break

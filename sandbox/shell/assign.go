@@ -183,6 +183,19 @@ func (r *Interp) assignChecked(target, value string) bool {
 	return true
 }
 
+// badNamerefValue reports, for cmd, a value assigned to name that is
+// not a valid name where name is a nameref without a target (which
+// takes the value as the name it refers to).
+func (r *Interp) badNamerefValue(cmd, name, value string) bool {
+	rname, sub, _ := r.vars.resolve(name)
+	v, _ := r.vars.lookup(rname)
+	if sub != "" || v == nil || v.Attr&AttrNameref == 0 || v.Attr&AttrReadonly != 0 || validTarget(value) {
+		return false
+	}
+	r.builtinErr(cmd, "`%s': not a valid identifier", value)
+	return true
+}
+
 // assignQuiet assigns without reporting errors.
 func (r *Interp) assignQuiet(name, value string) { _ = r.assign(name, value, false) }
 
@@ -208,6 +221,11 @@ func (r *Interp) assign(name, value string, appendTo bool) error {
 	}
 	if v.Attr&AttrReadonly != 0 {
 		return shellErr(rname + ": readonly variable")
+	}
+	if v.Attr&AttrNameref != 0 && !appendTo && !validTarget(value) {
+		// a nameref without a target takes the value as the name it
+		// refers to
+		return shellErr("`" + value + "': not a valid identifier")
 	}
 	r.specialAssign(rname, value)
 	if v.Attr&(AttrIndexed|AttrAssoc) != 0 {
@@ -345,14 +363,25 @@ func (r *Interp) assignElem(name, sub, value string, appendTo bool) error {
 // current function scope.
 func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	name := as.Name.Value
+	if r.vars.circular(name) {
+		r.errorf("warning: %s: circular name reference", name)
+		return false
+	}
 	if v := r.vars.get(name); v != nil && v.Attr&AttrReadonly != 0 {
-		r.errorf("%s: readonly variable", name)
+		// a nameref names its target
+		rn, _, _ := r.vars.resolve(name)
+		r.errorf("%s: readonly variable", rn)
 		if !r.opts.posix {
 			return false
 		}
 		return false
 	}
 	if as.Array != nil {
+		if strings.HasSuffix(name, "]") {
+			// a[i]=(..) (repair.go)
+			r.errorf("%s: cannot assign list to array member", name)
+			return false
+		}
 		return r.assignArray(name, as.Array, as.Append)
 	}
 	val := r.expandAssignValue(as.Value)
@@ -421,6 +450,11 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			}
 			key := r.arithSource(el.Index, el.Index.Pos().Offset(), el.Index.End().Offset())
 			val := r.expandString(el.Value)
+			if key == "" {
+				// ([]=x) (repair.go): bash quotes the key and the value
+				r.errorf("[%s]=%s: bad array subscript", shellQuote(key), shellQuote(val))
+				continue
+			}
 			old, _ := v.Assoc.Get(key)
 			nv, err := r.attrValue(v, old, val, false)
 			if err != nil {
@@ -464,6 +498,17 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 	}
 	for _, el := range arr.Elems {
 		if el.Index != nil {
+			switch raw := strings.TrimSpace(r.curText(el.Index)); raw {
+			case "":
+				if r.curText(el.Index) == "" {
+					// ([]=x) (repair.go)
+					r.errorf("%s: bad array subscript", r.elemText(el))
+					continue
+				}
+			case "@", "*":
+				r.errorf("%s: cannot assign to non-numeric index", r.elemText(el))
+				continue
+			}
 			sub := r.arithSource(el.Index, el.Index.Pos().Offset(), el.Index.End().Offset())
 			i, ok := r.arithString(sub)
 			if !ok {
@@ -471,6 +516,10 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			}
 			if i < 0 {
 				i += a.Max() + 1
+				if i < 0 {
+					r.errorf("%s: bad array subscript", r.elemText(el))
+					continue
+				}
 			}
 			val := r.expandAssignValue(el.Value)
 			nv, err := r.attrValue(v, "", val, false)
@@ -498,6 +547,22 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 	v.Attr |= AttrIndexed
 	v.Index, v.Str, v.Set = a, "", true
 	return true
+}
+
+// elemText is the source text of an element of a compound assignment
+// with a subscript, [sub]=value, as bash's errors quote it.
+func (r *Interp) elemText(el *syntax.ArrayElem) string {
+	if r.source == nil || el.Index == nil {
+		return ""
+	}
+	start, end := int(el.Index.Pos().Offset())-1, int(el.End().Offset())
+	if el.Value == nil {
+		end = int(el.Index.End().Offset()) + len("]=")
+	}
+	if start < 0 || end > len(r.source.text) || start >= end {
+		return ""
+	}
+	return r.source.text[start:end]
 }
 
 // unsetVar removes a variable (after namerefs) from the innermost scope
@@ -564,10 +629,20 @@ func (r *Interp) unsetElem(name, sub string) bool {
 		}
 		v.Index.Unset(i)
 	default:
-		i, ok := r.arithString(sub)
-		if ok && i == 0 {
-			v.Set, v.Str = false, ""
+		if sub == "@" || sub == "*" {
+			r.errorf("unset: %s: not an array variable", name)
+			return false
 		}
+		i, ok := r.arithString(sub)
+		if !ok {
+			return false
+		}
+		if i != 0 {
+			// only [0] names a scalar
+			r.errorf("unset: %s: not an array variable", name)
+			return false
+		}
+		v.Set, v.Str = false, ""
 	}
 	return true
 }

@@ -124,7 +124,7 @@ func builtinPrintf(r *Interp, args []string) int {
 		}
 	}
 	if varName != "" {
-		if !r.assignChecked(varName, out) {
+		if r.badNamerefValue("printf", varName, out) || !r.assignChecked(varName, out) {
 			return 1
 		}
 		return status
@@ -477,6 +477,9 @@ func (r *Interp) runSourceNested(src, name string) {
 	err := parseEach(ptext, func(st *syntax.Stmt) bool {
 		rep.apply(st)
 		r.hdocWarn(file, st)
+		if r.skipSynErr(file, st) {
+			return true
+		}
 		r.stmt(st)
 		return !r.exiting && !r.returning
 	})

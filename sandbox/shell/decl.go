@@ -20,7 +20,11 @@ func (r *Interp) declClause(c *syntax.DeclClause) {
 				items = append(items, declItem{word: w})
 			}
 		case as.Naked && as.Name != nil:
-			items = append(items, declItem{word: as.Name.Value})
+			w := as.Name.Value
+			if as.Index != nil {
+				w += "[" + r.curText(as.Index) + "]"
+			}
+			items = append(items, declItem{word: w})
 		default:
 			items = append(items, declItem{assign: as})
 		}
@@ -179,6 +183,23 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 	return status
 }
 
+// declTargetIsArray reports whether the variable declare would set for
+// name is already an array: declare a='(1 2)' is then a compound
+// assignment too.
+func (r *Interp) declTargetIsArray(cmd, name string, global bool) bool {
+	if cmd == "export" || cmd == "readonly" {
+		// they assign the string: readonly 'a=(1)' sets a[0] to "(1)"
+		return false
+	}
+	var v *Var
+	if r.funcDepth > 0 && !global {
+		v = r.vars.top().vars[name]
+	} else {
+		v = r.vars.get(name)
+	}
+	return v != nil && v.Attr&AttrNameref == 0 && v.Attr&(AttrIndexed|AttrAssoc) != 0
+}
+
 func declUsage(cmd string) string {
 	switch cmd {
 	case "export":
@@ -200,6 +221,13 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if as := it.assign; as != nil {
 		name = as.Name.Value
 		appendTo = as.Append
+		if as.Array != nil && strings.HasSuffix(name, "]") {
+			// declare a[i]=(..) (repair.go)
+			// bash discards the rest of the line, as for an expansion error
+			r.errorf("%s: cannot assign list to array member", name)
+			r.status = 1
+			panic(errDiscard)
+		}
 		if as.Index != nil {
 			if r.curText(as.Index) == "" {
 				// declare m[]=x (repair.go)
@@ -232,7 +260,7 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	// declare 'a=(1 2)' as a word, or declare -a a='(1 2)', is still a
 	// compound assignment.
 	arrFromString := false
-	if arr == nil && hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0) {
+	if arr == nil && hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0 || r.declTargetIsArray(cmd, name, global)) {
 		if f, err := syntax.NewParser().Parse(strings.NewReader("x="+value), ""); err == nil && len(f.Stmts) == 1 {
 			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
 				saved := r.source
@@ -254,6 +282,27 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			shown = name + op + value
 		}
 		r.builtinErr(cmd, "`%s': not a valid identifier", shown)
+		return false
+	}
+	if off&AttrNameref != 0 && on == 0 && hasValue && arr == nil && !hasSub {
+		// declare +n ref=v: the value goes through the reference, which
+		// then keeps its target's name as a plain value.
+		if v, _ := r.vars.lookup(name); v != nil && v.Attr&AttrNameref != 0 && v.Set && v.Attr&AttrReadonly == 0 {
+			rn, rsub, isElem := r.vars.resolve(name)
+			if isElem {
+				rn += "[" + rsub + "]"
+			}
+			ok := r.assignChecked(rn, value)
+			v.Attr &^= AttrNameref
+			return ok
+		}
+	}
+	if hasSub && !hasValue && (cmd == "export" || cmd == "readonly") {
+		r.builtinErr(cmd, "`%s[%s]': not a valid identifier", name, sub)
+		return false
+	}
+	if on&AttrNameref != 0 && hasSub {
+		r.builtinErr(cmd, "%s[%s]: reference variable cannot be an array", name, sub)
 		return false
 	}
 	if on&AttrNameref != 0 && hasValue && arr == nil {
@@ -302,7 +351,7 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			r.vars.global().vars[target] = v
 		}
 	}
-	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0) {
+	if v.Attr&AttrReadonly != 0 && (hasValue || off&AttrReadonly != 0 || on&AttrNameref != 0 && v.Attr&AttrNameref == 0) {
 		// declare names itself; export and readonly assign as bash's
 		// variable code does, which does not (but names itself for a
 		// compound value made from a string, readonly -a x='(1)').
@@ -320,6 +369,31 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if on&AttrIndexed != 0 && v.Attr&AttrAssoc != 0 {
 		r.builtinErr(cmd, "%s: cannot convert associative to indexed array", target)
 		return false
+	}
+	if off&AttrIndexed != 0 && v.Attr&AttrIndexed != 0 || off&AttrAssoc != 0 && v.Attr&AttrAssoc != 0 {
+		r.builtinErr(cmd, "%s: cannot destroy array variables in this way", target)
+		return false
+	}
+	if on&AttrNameref != 0 && v.Attr&AttrNameref == 0 && !hasValue && v.Set && !validTarget(v.Str) {
+		// declare -n x, x=%: the value would be the name referred to
+		r.builtinErr(cmd, "`%s': invalid variable name for name reference", v.Str)
+		return false
+	}
+	if on&(AttrIndexed|AttrAssoc) != 0 && on&AttrNameref == 0 && v.Attr&AttrNameref != 0 && !v.Set {
+		// a reference without a target becomes the array itself
+		v.Attr &^= AttrNameref
+	}
+	if on&AttrNameref != 0 && v.Attr&AttrNameref == 0 {
+		if v.Attr&(AttrIndexed|AttrAssoc) != 0 {
+			r.builtinErr(cmd, "%s: reference variable cannot be an array", target)
+			return false
+		}
+		// a reference holds a name: no arithmetic or case change
+		v.Attr &^= AttrInteger | AttrLower | AttrUpper | AttrCapital
+	}
+	if hasSub && !hasValue && v.Attr&AttrAssoc == 0 {
+		// declare a[n]: a is an array (the subscript is ignored)
+		on |= AttrIndexed
 	}
 	// Types first.
 	if on&AttrAssoc != 0 && v.Attr&AttrAssoc == 0 {
@@ -510,7 +584,19 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 			if v.Attr&AttrReadonly == 0 {
 				continue
 			}
-			sb.WriteString(r.declareLine(n, v) + "\n")
+			line := r.declareLine(n, v)
+			if r.opts.posix {
+				// posix mode lists readonly commands, arrays with -a/-A
+				_, rest, _ := strings.Cut(line, " "+n)
+				kind := ""
+				if v.Attr&AttrIndexed != 0 {
+					kind = "-a "
+				} else if v.Attr&AttrAssoc != 0 {
+					kind = "-A "
+				}
+				line = "readonly " + kind + n + rest
+			}
+			sb.WriteString(line + "\n")
 		case "local":
 			if v.Set {
 				sb.WriteString(n + "=" + shellQuoteValue(v.Str, r.opts.posix) + "\n")
@@ -672,7 +758,8 @@ func builtinUnset(r *Interp, args []string) int {
 			continue
 		}
 		if mode == "n" {
-			if v, sc := r.vars.lookup(n); v != nil {
+			// only a reference is unset: -n leaves other variables be
+			if v, sc := r.vars.lookup(n); v != nil && v.Attr&AttrNameref != 0 {
 				delete(sc.vars, n)
 			}
 			continue

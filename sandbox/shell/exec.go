@@ -279,6 +279,11 @@ func (r *Interp) forClause(c *syntax.ForClause) {
 			r.xtraceFor(l)
 			if v, _ := r.vars.lookup(name); v != nil && v.Attr&AttrNameref != 0 && v.Attr&AttrReadonly == 0 {
 				// A nameref loop variable refers to each word in turn.
+				if !validTarget(it) {
+					r.errorf("`%s': not a valid identifier", it)
+					r.status = 1
+					return
+				}
 				v.Str, v.Set = it, true
 			} else if !r.assignChecked(name, it) {
 				r.status = 1

@@ -714,6 +714,11 @@ func (r *Interp) evalStringAt(src, name string, extra int) {
 		h.lastLine += base
 		file.hdoc = &h
 	}
+	for off, e := range file.synErrs {
+		e.line += base
+		e.eval = true
+		file.synErrs[off] = e
+	}
 	if err != nil {
 		// What precedes the error's line runs first, as in bash.
 		r.runBeforeSyntaxError(src, name, err, base)

@@ -142,8 +142,12 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 			pv = paramValue{vals: []string{v.Str}, set: v.Set}
 		} else {
 			if !ref.set && target == "" {
-				if pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && !pe.Length {
-					r.errorf("%s: invalid indirect expansion", name)
+				if !pe.Length {
+					shown := name
+					if hasIdx {
+						shown += "[" + idx + "]"
+					}
+					r.errorf("%s: invalid indirect expansion", shown)
 					panic(errDiscard)
 				}
 			}
@@ -244,6 +248,10 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 			return paramValue{}
 		}
 		return paramValue{vals: []string{r.params[n-1]}, set: true}
+	}
+	if r.vars.circular(name) {
+		r.errorf("warning: %s: circular name reference", name)
+		return paramValue{}
 	}
 	rname, rsub, viaRef := r.vars.resolve(name)
 	if viaRef && !hasIdx {
@@ -853,7 +861,7 @@ func shellQuoteDouble(s string) string {
 
 // shellQuoteAssocKey quotes an associative array key for declare -p.
 func shellQuoteAssocKey(k string) string {
-	if k == "" || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;~#=") {
+	if k == "" || k == "@" || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;~#=!^{}") {
 		return shellQuoteDouble(k)
 	}
 	return k

@@ -203,7 +203,7 @@ func builtinRead(r *Interp, args []string) int {
 	names := args
 	badName := false
 	for i, n := range names {
-		if !validName(n) {
+		if !validTarget(n) {
 			if i == 0 {
 				r.builtinErr("read", "`%s': not a valid identifier", n)
 				return 1
@@ -439,13 +439,22 @@ func (r *Interp) assignRead(names []string, arrayName, line string, noSplit bool
 		default:
 			val = string(b[fields[k].s:fields[k].e])
 		}
-		if !validName(n) {
+		if !validTarget(n) {
 			r.builtinErr("read", "`%s': not a valid identifier", n)
 			return false
 		}
 		ok = r.assignChecked(n, val) && ok
 	}
 	return ok
+}
+
+// validTarget reports whether s names a variable or an array element,
+// name[subscript], as read assigns to.
+func validTarget(s string) bool {
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") && len(s) > i+2 {
+		return validName(s[:i])
+	}
+	return validName(s)
 }
 
 func builtinMapfile(r *Interp, args []string) int {

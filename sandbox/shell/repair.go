@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -421,15 +422,31 @@ type repairs struct {
 	bad   map[int]bool   // offsets of ${..} that are bad substitutions
 	fixes map[int]astFix // by the offset of the node to mend
 	hdoc  *hdocWarning
+	// synErrs are lines bash reads, reports a syntax error in and skips,
+	// by the offset of the placeholder command that stands for them.
+	synErrs map[int]synErr
+}
+
+// synErr is a syntax error bash reports when it reads the command, and
+// then goes on with the next line: the lines from the command's start to
+// the error's line are skipped, and $? is 1.
+type synErr struct {
+	line int    // the line of the bad token
+	tok  string // the bad token
+	text string // that line's text
+	eval bool   // in an eval's text
 }
 
 type fixKind uint8
 
 const (
-	fixLet       fixKind = iota + 1 // a bare let: the command name is let
-	fixDeclName                     // declare 1a=x: the assignment's name is name
-	fixEmptySub                     // m[]=x: the name is name, the subscript empty
-	fixParamName                    // ${!-x}: the parameter is name
+	fixLet        fixKind = iota + 1 // a bare let: the command name is let
+	fixDeclName                      // declare 1a=x: the assignment's name is name
+	fixEmptySub                      // m[]=x: the name is name, the subscript empty
+	fixParamName                     // ${!-x}: the parameter is name
+	fixListMember                    // a[i]=(..): the name is name, "a[i]"
+	fixEmptyElem                     // ([]=x): the element's subscript is empty
+	fixLitChar                       // the literal begins with name, not its blanks
 )
 
 type astFix struct {
@@ -532,6 +549,18 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 			start--
 		}
 		close := strings.IndexByte(text[off:], ']')
+		if start == off && off > 0 && strings.IndexByte("( \t\n", text[off-1]) >= 0 && close > 0 &&
+			strings.Trim(text[off+1:off+close], " \t") == "" && strings.HasPrefix(text[off+close+1:], "=") {
+			// ([]=x) or ([ ]=x), an element of a compound assignment: bash
+			// reports an empty subscript when the assignment runs.
+			if close > 1 {
+				b[off+1] = '_'
+				break
+			}
+			b[off], b[off+1] = '_', '_'
+			rep.fix(off, astFix{kind: fixEmptyElem})
+			break
+		}
 		if close < 0 || !validName(text[start:off]) || strings.Trim(text[off+1:off+close], " \t") != "" {
 			return "", false
 		}
@@ -552,6 +581,40 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 		}
 		copy(b[off-2:], "$__")
 		rep.markBad(off - 2)
+	case msg == "array element values must be words":
+		// name=(a & b): bash reports the token, skips the lines of the
+		// command and runs on.
+		if !skipBadLines(text, off, pe, rep, b) {
+			return "", false
+		}
+	case msg == "arrays cannot be nested" && strings.HasPrefix(text[off:], "=(") && off > 0 && text[off-1] == ']':
+		// a[i]=(..): bash reports the list assigned to a member when the
+		// assignment runs. The subscript becomes part of the name.
+		open := strings.LastIndexByte(text[:off], '[')
+		start := open
+		for start > 0 && isNameByte(text[start-1]) {
+			start--
+		}
+		if open < 0 || !validName(text[start:open]) || strings.ContainsAny(text[open:off], " \t\n") {
+			return "", false
+		}
+		for k := open; k < off; k++ {
+			b[k] = '_'
+		}
+		rep.fix(start, astFix{kind: fixListMember, name: text[start:off]})
+	case msg == "`[x]` must be followed by `=`" && off < len(text) && text[off] == '[':
+		// (a [ b ] c): an element is a subscript only when =
+		// follows its ]; else [ is a word of its own, as in bash.
+		// bash reads [ to its ] as one word, blanks and all.
+		end := off + 1
+		line, _, _ := strings.Cut(text[off:], "\n")
+		if c := strings.IndexByte(line, ']'); c > 0 && !strings.ContainsAny(line[:c], "()<>;&|\"'`$\\") {
+			end = off + c + 1
+		}
+		for k := off; k < end; k++ {
+			b[k] = '_'
+		}
+		rep.fix(off, astFix{kind: fixLitChar, name: text[off:end]})
 	case msg == "cannot negate a command multiple times":
 		// ! ! cmd: two negations cancel.
 		j := off + 1
@@ -577,6 +640,61 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 		return "", false
 	}
 	return string(b), true
+}
+
+// skipBadLines blanks in b the lines from the start of the compound
+// assignment holding the bad token at off to the end of off's line, puts
+// a placeholder command at their start and records the error there.
+func skipBadLines(text string, off int, pe syntax.ParseError, rep *repairs, b []byte) bool {
+	if off >= len(text) {
+		return false
+	}
+	// the compound assignment's "=(": the nearest unmatched '(' before off
+	depth, open := 0, -1
+	for k := off - 1; k >= 0; k-- {
+		switch text[k] {
+		case ')':
+			depth++
+		case '(':
+			if depth == 0 {
+				open = k
+			} else {
+				depth--
+			}
+		}
+		if open >= 0 {
+			break
+		}
+	}
+	if open < 1 || text[open-1] != '=' {
+		return false
+	}
+	start := strings.LastIndexByte(text[:open], '\n') + 1
+	lineStart := strings.LastIndexByte(text[:off], '\n') + 1
+	end := strings.IndexByte(text[off:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += off
+	}
+	tok := text[off : off+1]
+	for _, op := range []string{"&>>", "<<<", "<<-", ";;&", "&&", "||", ";;", ";&", "<>", ">>", "<<", ">&", "<&", ">|", "&>", "|&"} {
+		if strings.HasPrefix(text[off:], op) {
+			tok = op
+			break
+		}
+	}
+	for k := start; k < end; k++ {
+		if b[k] != '\n' {
+			b[k] = ' '
+		}
+	}
+	b[start] = ':'
+	if rep.synErrs == nil {
+		rep.synErrs = map[int]synErr{}
+	}
+	rep.synErrs[start] = synErr{line: int(pe.Pos.Line()), tok: tok, text: text[lineStart:end]}
+	return true
 }
 
 func isNameByte(c byte) bool {
@@ -606,12 +724,30 @@ func (rp *repairs) apply(n syntax.Node) {
 				break
 			}
 			switch f.kind {
-			case fixDeclName:
+			case fixDeclName, fixListMember:
 				n.Name = &syntax.Lit{ValuePos: n.Name.ValuePos, ValueEnd: n.Name.ValueEnd, Value: f.name}
 			case fixEmptySub:
 				end := n.Name.ValueEnd
 				n.Name = &syntax.Lit{ValuePos: n.Name.ValuePos, ValueEnd: n.Name.ValueEnd, Value: f.name}
 				n.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: end, ValueEnd: end}}}
+			}
+		case *syntax.Lit:
+			if f, ok := rp.fixes[int(n.ValuePos.Offset())]; ok && f.kind == fixLitChar && len(n.Value) >= len(f.name) {
+				n.Value = f.name + n.Value[len(f.name):]
+			}
+		case *syntax.ArrayElem:
+			if n.Index != nil || n.Value == nil || len(n.Value.Parts) == 0 {
+				break
+			}
+			if f, ok := rp.fixes[int(n.Value.Pos().Offset())]; ok && f.kind == fixEmptyElem {
+				lit, ok := n.Value.Parts[0].(*syntax.Lit)
+				if !ok || !strings.HasPrefix(lit.Value, "__=") {
+					break
+				}
+				sub := syntax.NewPos(lit.ValuePos.Offset()+1, lit.ValuePos.Line(), lit.ValuePos.Col()+1)
+				n.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: sub, ValueEnd: sub}}}
+				val := syntax.NewPos(lit.ValuePos.Offset()+3, lit.ValuePos.Line(), lit.ValuePos.Col()+3)
+				n.Value.Parts[0] = &syntax.Lit{ValuePos: val, ValueEnd: lit.ValueEnd, Value: lit.Value[3:]}
 			}
 		case *syntax.ParamExp:
 			if n.Param != nil {
@@ -634,8 +770,28 @@ func (rp *repairs) badSubsts() map[int]bool {
 // setRepairs records in f what was repaired in its text.
 func (f *sourceFile) setRepairs(rp *repairs) {
 	if rp != nil {
-		f.bad, f.hdoc = rp.bad, rp.hdoc
+		f.bad, f.hdoc, f.synErrs = rp.bad, rp.hdoc, rp.synErrs
 	}
+}
+
+// skipSynErr reports whether st stands for lines of file bash skips
+// after a syntax error, which it then reports, setting $? to 1.
+func (r *Interp) skipSynErr(file *sourceFile, st *syntax.Stmt) bool {
+	e, ok := file.synErrs[int(st.Pos().Offset())]
+	if !ok {
+		return false
+	}
+	prefix := r.arg0 + ": "
+	if e.eval {
+		prefix = r.evalErrorPrefix()
+	} else if r.cmdString && file.name == "" {
+		prefix += "-c: "
+	} else if file.name != "" {
+		prefix = file.name + ": "
+	}
+	r.writeErr(fmt.Sprintf("%sline %d: syntax error near unexpected token `%s'\n%sline %d: `%s'\n", prefix, e.line, e.tok, prefix, e.line, e.text))
+	r.status = 1
+	return true
 }
 
 // hdocWarn prints bash's warning for a here-document of file that runs

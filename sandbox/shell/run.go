@@ -20,6 +20,8 @@ type sourceFile struct {
 	// hdoc is a here-document that runs to the end of the text, warned
 	// about when its command runs.
 	hdoc *hdocWarning
+	// synErrs: lines skipped after a syntax error (repair.go)
+	synErrs map[int]synErr
 	// aliasesDone: aliases were expanded as the text was parsed (see
 	// alias.go), so its commands do not expand them when they run.
 	aliasesDone bool
@@ -157,6 +159,10 @@ func (r *Interp) runSource(src, name string) {
 		if r.fatal != nil || st.End().Line() >= errLine {
 			return false
 		}
+		if r.skipSynErr(file, st) {
+			return true
+		}
+		rep.apply(st)
 		r.topStmt(st)
 		return !r.exiting && !r.returning
 	})

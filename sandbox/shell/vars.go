@@ -370,6 +370,26 @@ func (s *varStore) resolve(name string) (string, string, bool) {
 	return name, "", false
 }
 
+// circular reports whether the namerefs from name come back to a name
+// they passed (v -> w -> v), which bash warns about and treats as unset.
+func (s *varStore) circular(name string) bool {
+	var seen map[string]bool
+	for {
+		v, _ := s.lookup(name)
+		if v == nil || v.Attr&AttrNameref == 0 || !v.Set || v.Str == "" || strings.IndexByte(v.Str, '[') >= 0 {
+			return false
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[name] = true
+		name = v.Str
+		if seen[name] {
+			return true
+		}
+	}
+}
+
 // get returns the variable name refers to after namerefs, or nil.
 func (s *varStore) get(name string) *Var {
 	n, _, _ := s.resolve(name)
