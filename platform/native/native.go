@@ -70,6 +70,11 @@ type Config struct {
 	// BuildLog receives the line written before the tools are built;
 	// nil means os.Stderr.
 	BuildLog io.Writer
+	// CacheLimit bounds the bytes of compiled and instrumented modules
+	// kept in a sandbox's Options.CacheDir: the least recently used go
+	// first, when the platform makes its engine for that directory.
+	// 0 means diskcache.DefaultLimit (3 GiB); negative, no limit.
+	CacheLimit int64
 }
 
 // Platform runs sandboxes natively. It implements sandbox.Platform.

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // CacheRoot is the directory Cached keeps its builds in by default:
@@ -47,6 +48,7 @@ func Cached(ctx context.Context, root string, log io.Writer) (string, error) {
 	}
 	out := filepath.Join(root, "tools-"+hash[:16])
 	if _, err := os.Stat(filepath.Join(out, manifestFile)); err == nil {
+		markUsed(out)
 		return out, nil
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -70,7 +72,62 @@ func Cached(ctx context.Context, root string, log io.Writer) (string, error) {
 		}
 		return "", err
 	}
+	removeStale(root, out)
 	return out, nil
+}
+
+// Builds of other sources stay in the cache, for other checkouts and
+// versions, until removeStale finds more than keepBuilds of them and
+// some unused for staleAfter.
+const (
+	keepBuilds = 3
+	staleAfter = 24 * time.Hour
+)
+
+// markUsed renews the modification time of a build directory found in
+// the cache (at most hourly), which removeStale reads as its last use.
+func markUsed(dir string) {
+	info, err := os.Stat(dir)
+	if err != nil || time.Since(info.ModTime()) < time.Hour {
+		return
+	}
+	now := time.Now()
+	_ = os.Chtimes(dir, now, now)
+}
+
+// removeStale removes the builds in root other than keep, beyond the
+// keepBuilds most recently used, that have not been used for staleAfter,
+// and half-built directories as old: each build is about a hundred
+// megabytes, and every change to the sources makes a new one.
+func removeStale(root, keep string) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	type build struct {
+		path string
+		used time.Time
+	}
+	var builds []build
+	for _, e := range ents {
+		p := filepath.Join(root, e.Name())
+		info, err := e.Info()
+		if err != nil || !e.IsDir() || p == keep {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(e.Name(), "tools-"):
+			builds = append(builds, build{p, info.ModTime()})
+		case strings.HasPrefix(e.Name(), "build-") && time.Since(info.ModTime()) > staleAfter:
+			os.RemoveAll(p)
+		}
+	}
+	sort.Slice(builds, func(i, j int) bool { return builds[i].used.After(builds[j].used) })
+	for i, b := range builds {
+		if i >= keepBuilds && time.Since(b.used) > staleAfter {
+			os.RemoveAll(b.path)
+		}
+	}
 }
 
 // manifestFile maps module files to their commands in a tools directory.

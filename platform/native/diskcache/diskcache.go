@@ -3,7 +3,7 @@
 // process: instrumenting a multi-megabyte tool takes a few hundred
 // milliseconds, reading it back a few. Store implements
 // sandbox.ModuleStore; package platform/native gives it to sandboxes
-// with Options.CacheDir set.
+// with Options.CacheDir set. Trim keeps a cache directory within a size.
 package diskcache
 
 import (
@@ -23,9 +23,15 @@ func (s Store) file(raw []byte, variant string) string {
 }
 
 // Load returns the stored module, if there is one.
+// A hit marks the file as used, for Trim.
 func (s Store) Load(_ context.Context, raw []byte, variant string) ([]byte, bool) {
-	b, err := os.ReadFile(s.file(raw, variant))
-	return b, err == nil
+	p := s.file(raw, variant)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, false
+	}
+	touch(p)
+	return b, true
 }
 
 // Store writes the module beside its place and renames it there, so a
