@@ -7,8 +7,6 @@ package curl
 
 import (
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -21,6 +19,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/netx"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"

@@ -1,11 +1,11 @@
-// Package gzip is the gzip, gunzip and zcat commands (compress/gzip) with
-// GNU gzip's options, file naming, messages and exit statuses (1 for an
-// error, 2 for a warning).
+// Package gzip is the gzip, gunzip and zcat commands with GNU gzip's
+// options, file naming, messages and exit statuses (1 for an error, 2 for
+// a warning). The deflate streams are github.com/klauspost/compress's,
+// about twice as fast as compress/gzip's.
 package gzip
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/fsx"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"

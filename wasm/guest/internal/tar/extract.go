@@ -3,7 +3,6 @@ package tar
 import (
 	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"io"
 	"io/fs"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/fsx"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"

@@ -6,7 +6,6 @@ package tar
 import (
 	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/fsx"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/klauspost/compress/flate"
+
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/fsx"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
@@ -116,6 +118,7 @@ func UnzipMain(env *tool.Env) int {
 		return 9
 	}
 	defer r.Close()
+	r.RegisterDecompressor(zip.Deflate, flate.NewReader) // faster than compress/flate
 	u.in = bufio.NewReader(env.Stdin)
 	out := env.Out()
 	if !u.pipe && (u.quiet == 0 || u.list) {
