@@ -50,6 +50,7 @@ var (
 	siteOnce sync.Once
 	theSite  site
 	siteErr  error
+	siteRoot string // the temporary directory holding the site
 )
 
 // buildSite builds the package and the demo once per test binary.
@@ -71,6 +72,7 @@ func makeSite(tools string) (site, error) {
 	if err != nil {
 		return site{}, err
 	}
+	siteRoot = tmp // TestMain removes it
 	s := site{dir: filepath.Join(tmp, "site"), pkg: filepath.Join(tmp, "npm"), tools: tools}
 	prefix, err := filepath.Abs(filepath.Join(root, "build", "web"))
 	if err != nil {
@@ -178,6 +180,9 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if siteRoot != "" {
+		os.RemoveAll(siteRoot)
+	}
 	if allocCancel != nil {
 		allocCancel()
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 var (
@@ -26,7 +27,7 @@ var (
 func toolsDir(t testing.TB) string {
 	t.Helper()
 	toolsOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "archive-tools")
+		dir, err := guesttest.TempDir("archive-tools")
 		if err != nil {
 			toolsErr = err
 			return

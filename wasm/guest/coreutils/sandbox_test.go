@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 var (
@@ -27,7 +28,7 @@ var (
 func toolsDir(t testing.TB) string {
 	t.Helper()
 	toolsOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "coreutils-tools")
+		dir, err := guesttest.TempDir("coreutils-tools")
 		if err != nil {
 			toolsErr = err
 			return

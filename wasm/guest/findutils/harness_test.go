@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 // A differential case: a bash script run in a fresh copy of the fixture,
@@ -67,7 +69,7 @@ var (
 func ourBin(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "findutils-bin")
+		dir, err := guesttest.TempDir("findutils-bin")
 		if err != nil {
 			buildErr = err
 			return

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wasmsand/wasmsand/sandbox"
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 var (
@@ -26,7 +27,7 @@ var (
 func toolsDir(t testing.TB) string {
 	t.Helper()
 	toolsOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "findutils-tools")
+		dir, err := guesttest.TempDir("findutils-tools")
 		if err != nil {
 			toolsErr = err
 			return

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/difftest"
 )
 
@@ -50,7 +50,7 @@ var (
 func upstream(t *testing.T) string {
 	t.Helper()
 	upstreamOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "yq-upstream")
+		dir, err := guesttest.TempDir("yq-upstream")
 		if err != nil {
 			upstreamErr = err
 			return

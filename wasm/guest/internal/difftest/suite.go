@@ -15,6 +15,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/sandbox"
 	"github.com/wasmsand/wasmsand/wasm/guest"
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 // A Suite compares a module's commands with reference tools over many
@@ -71,7 +72,7 @@ type Script struct {
 func (s *Suite) Native(t *testing.T) string {
 	t.Helper()
 	s.buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "difftest-bin")
+		dir, err := guesttest.TempDir("difftest-bin")
 		if err != nil {
 			s.buildErr = err
 			return
@@ -223,7 +224,7 @@ func (s *Suite) Differential(t *testing.T, cases []Script) {
 func (s *Suite) Tools(t testing.TB) string {
 	t.Helper()
 	s.toolsOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "difftest-tools")
+		dir, err := guesttest.TempDir("difftest-tools")
 		if err != nil {
 			s.toolsErr = err
 			return
