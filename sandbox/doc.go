@@ -71,8 +71,11 @@
 // values); functions sorted by name (name, source text, the number of
 // lines before it in the text that defined it, flags byte: 1
 // aliases already expanded, 2 readonly, 4 exported); then aliases, traps,
-// the hash table and completion specs as sorted name/value lists, and
-// the disabled builtins.
+// the hash table and completion specs as sorted name/value lists, the
+// disabled builtins, and the ulimit limits that differ from a fresh
+// shell's (a count, then each as its option letter byte and soft and hard
+// uvarints; the count is absent from snapshots made before ulimit kept
+// limits, and reads as none).
 //
 // FSYS holds the file tree as package vfs's AppendSnapshot writes it
 // (documented there): every inode with its number, kind, mode, link

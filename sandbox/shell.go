@@ -74,6 +74,7 @@ func (s *Sandbox) newShellPid(env []string, dir string, pid, ppid int) (*shell.I
 		Limits: shell.Limits{
 			MaxStringBytes: int(min(s.opts.OutputLimit, 1<<30)),
 		},
+		ProcessLimits: shell.ProcessLimits{MemoryBytes: int64(s.memPages) * 65536, Processes: s.opts.MaxProcesses},
 	})
 }
 

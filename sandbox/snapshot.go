@@ -275,6 +275,12 @@ func encodeShell(w *wire.Writer, st *shell.State) {
 	encodePairs(w, st.Hashes)
 	encodePairs(w, st.Completions)
 	w.Strings(st.Disabled)
+	w.Uvarint(uint64(len(st.Limits)))
+	for _, l := range st.Limits {
+		w.Byte(l.Opt)
+		w.Uvarint(l.Soft)
+		w.Uvarint(l.Hard)
+	}
 }
 
 // decodeShell reads the SHEL section. The shell checks the meaning of
@@ -328,6 +334,12 @@ func decodeShell(r *wire.Reader) *shell.State {
 	st.Hashes = decodePairs(r, "hashes")
 	st.Completions = decodePairs(r, "completions")
 	st.Disabled = r.Strings("disabled builtins")
+	if r.Len() > 0 { // absent from the first snapshots of version 1
+		n := r.Count(3, "limits")
+		for i := 0; i < n && r.Err() == nil; i++ {
+			st.Limits = append(st.Limits, shell.StateLimit{Opt: r.Byte(), Soft: r.Uvarint(), Hard: r.Uvarint()})
+		}
+	}
 	return st
 }
 

@@ -34,6 +34,7 @@ alias ll='ls -l'
 set -o pipefail; shopt -s extglob nullglob; set -f
 trap 'echo usr1' USR1
 umask 027
+ulimit -n 300; ulimit -Sc 10
 pushd /tmp >/dev/null; cd /home/user/d
 set -- p1 "p 2"
 echo $RANDOM >/dev/null
@@ -43,7 +44,7 @@ echo $RANDOM >/dev/null
 const probe = `
 declare -p x a m ro E low; declare -f f g; f arg; g; alias; echo "$PWD $OLDPWD"; dirs
 shopt extglob nullglob; set -o | grep -E 'pipefail|noglob'; trap -p USR1; umask
-echo "$# $1 $2"; echo $RANDOM $RANDOM $RANDOM; head -c 16 /dev/urandom | od -An -tx1
+ulimit -n -c; ulimit -Hc; echo "$# $1 $2"; echo $RANDOM $RANDOM $RANDOM; head -c 16 /dev/urandom | od -An -tx1
 cat f ../hard ../sym; ls -l --time-style=+%s f ../sym ../hard; test -p ../fifo && echo fifo
 cksum ../big
 `
@@ -78,7 +79,7 @@ func TestSnapshotRestoreState(t *testing.T) {
 	if string(got.Stdout) != string(want.Stdout) || string(got.Stderr) != string(want.Stderr) || got.ExitCode != want.ExitCode {
 		t.Errorf("restored:\n%s%s(%d)\noriginal:\n%s%s(%d)", got.Stdout, got.Stderr, got.ExitCode, want.Stdout, want.Stderr, want.ExitCode)
 	}
-	for _, s := range []string{`declare -ir ro="5"`, `f:arg:a "quoted" value`, "alias ll='ls -l'", "/home/user/d /tmp", "pipefail       \ton", "-rw-r----- 2 user user 6 981173106 f", "fifo\n", "trap -- 'echo usr1' SIGUSR1", "0027", "2 p1 p 2"} {
+	for _, s := range []string{`declare -ir ro="5"`, `f:arg:a "quoted" value`, "alias ll='ls -l'", "/home/user/d /tmp", "pipefail       \ton", "-rw-r----- 2 user user 6 981173106 f", "fifo\n", "trap -- 'echo usr1' SIGUSR1", "0027", "2 p1 p 2", "(-n) 300\n", "(blocks, -c) 10\nunlimited\n"} {
 		if !strings.Contains(string(got.Stdout), s) {
 			t.Errorf("restored state lacks %q:\n%s", s, got.Stdout)
 		}

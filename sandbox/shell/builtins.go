@@ -1039,18 +1039,6 @@ func builtinBuiltin(r *Interp, args []string) int {
 	return b(r, args[1:])
 }
 
-func builtinUlimit(r *Interp, args []string) int {
-	for _, a := range args[1:] {
-		if !strings.HasPrefix(a, "-") {
-			return 0 // setting a limit: accepted, the sandbox's own limits hold
-		}
-		if a == "-n" {
-			return r.writeOut("ulimit", strconv.Itoa(maxFd+1)+"\n")
-		}
-	}
-	return r.writeOut("ulimit", "unlimited\n")
-}
-
 func builtinFgBg(r *Interp, args []string) int {
 	if args[0] == "suspend" {
 		r.builtinErr(args[0], "cannot suspend: no job control")

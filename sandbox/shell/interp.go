@@ -83,6 +83,9 @@ type Config struct {
 	// Limits bound the shell's own memory and stack; zero fields take
 	// their defaults.
 	Limits Limits
+	// ProcessLimits are the sandbox's limits on programs, which ulimit
+	// reports.
+	ProcessLimits ProcessLimits
 	// NotFoundHint, if set, follows "command not found" in parentheses
 	// (the sandbox says so when it has no tool modules at all).
 	NotFoundHint string
@@ -197,6 +200,7 @@ type Interp struct {
 	secondsAt              time.Time
 	sourceDepth            int
 	umask                  uint32
+	limits                 rlimits         // ulimit's; a subshell's copy is its own
 	noFuncLookup           bool            // type -f is describing
 	disabled               map[string]bool // builtins turned off by enable -n
 	completeSpecs          map[string]string
@@ -325,6 +329,7 @@ func New(cfg Config) (*Interp, error) {
 		pending: newPendingSignals(),
 		rand:    uint32(cfg.Seed),
 		umask:   0o022,
+		limits:  defaultRlimits(cfg.ProcessLimits),
 	}
 	sh.top = r.pending
 	r.pid = cfg.Pid

@@ -16,8 +16,8 @@ import (
 // bash hands out the lowest free fd from 10 up.
 const varFdBase = 10
 
-// maxFd is the highest file descriptor number the shell accepts, as a
-// default `ulimit -n` would allow.
+// maxFd is the highest file descriptor number the shell accepts: the
+// default and the hard `ulimit -n` allow 1024 descriptors.
 const maxFd = 1023
 
 // withRedirs runs f with redirs applied to a copy of the fd table, then
@@ -55,6 +55,21 @@ func (r *Interp) redirect(redirs []*syntax.Redirect) bool {
 	return true
 }
 
+// varFd picks the descriptor of a {var} redirection: the lowest free one
+// from varFdBase up, under the open-files limit. With none, it says so as
+// bash does and returns -1.
+func (r *Interp) varFd(rd *syntax.Redirect) int {
+	fd := r.fds.lowestFree(varFdBase)
+	if fd < r.fdLimit() {
+		return fd
+	}
+	r.errorfLine(0, "redirection error: cannot duplicate fd: Invalid argument")
+	if target := r.expandRedirWord(rd.Word); target != nil {
+		r.errorf("%s: Invalid argument", *target)
+	}
+	return -1
+}
+
 func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 	// The fd: N>, {var}>, or the operator's default.
 	fd := 1
@@ -69,7 +84,7 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 			varName = n[1 : len(n)-1]
 		} else {
 			v, err := strconv.Atoi(n)
-			if err != nil || v > maxFd {
+			if err != nil || v >= r.fdLimit() {
 				r.errorf("%s: Bad file descriptor", n)
 				return false
 			}
@@ -91,13 +106,11 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 			r.fds.close(n)
 			return true
 		}
-		fd = r.fds.lowestFree(varFdBase)
-		if !r.assignChecked(varName, strconv.Itoa(fd)) {
+		if fd = r.varFd(rd); fd < 0 || !r.assignChecked(varName, strconv.Itoa(fd)) {
 			return false
 		}
 	} else if varName != "" {
-		fd = r.fds.lowestFree(varFdBase)
-		if !r.assignChecked(varName, strconv.Itoa(fd)) {
+		if fd = r.varFd(rd); fd < 0 || !r.assignChecked(varName, strconv.Itoa(fd)) {
 			return false
 		}
 	}
@@ -147,7 +160,7 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 			return false
 		}
 		d := r.fds.get(n)
-		if d == nil || n > maxFd {
+		if d == nil || n >= r.fdLimit() {
 			r.errorf("%d: Bad file descriptor", n)
 			return false
 		}

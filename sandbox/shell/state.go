@@ -40,6 +40,16 @@ type State struct {
 	Hashes             []NameValue // the hash table: command, path
 	Disabled           []string    // builtins turned off with enable -n
 	Completions        []NameValue // complete specs: command, spec
+	// Limits are ulimit's limits where they differ from a fresh shell's,
+	// in ulimit -a's order.
+	Limits []StateLimit
+}
+
+// StateLimit is one ulimit limit of a State: its option letter and its
+// soft and hard values in bytes or counts (^uint64(0) is unlimited).
+type StateLimit struct {
+	Opt        byte
+	Soft, Hard uint64
 }
 
 // NameValue is a name and its value.
@@ -94,6 +104,12 @@ func (r *Interp) State() *State {
 	for _, name := range slices.Sorted(maps.Keys(r.disabled)) {
 		if r.disabled[name] {
 			st.Disabled = append(st.Disabled, name)
+		}
+	}
+	def := defaultRlimits(r.sh.cfg.ProcessLimits)
+	for i, l := range r.limits {
+		if l != def[i] {
+			st.Limits = append(st.Limits, StateLimit{Opt: resources[i].opt, Soft: l.soft, Hard: l.hard})
 		}
 	}
 	g := r.vars.global().vars
@@ -253,6 +269,15 @@ func (r *Interp) SetState(st *State) error {
 	if st.Umask > 0o777 {
 		return fmt.Errorf("shell state: umask %o out of range", st.Umask)
 	}
+	// Limits above this sandbox's own hard ones come down to them.
+	limits := defaultRlimits(r.sh.cfg.ProcessLimits)
+	for _, l := range st.Limits {
+		i := resourceIndex(l.Opt)
+		if i < 0 || l.Soft > l.Hard {
+			return fmt.Errorf("shell state: ulimit -%c: soft %d, hard %d is not a limit", l.Opt, l.Soft, l.Hard)
+		}
+		limits[i] = rlimit{min(l.Soft, limits[i].hard), min(l.Hard, limits[i].hard)}
+	}
 	pairs := func(list []NameValue) map[string]string {
 		m := make(map[string]string, len(list))
 		for _, p := range list {
@@ -287,6 +312,7 @@ func (r *Interp) SetState(st *State) error {
 	r.status = st.Status
 	r.lastArg = st.LastArg
 	r.umask = st.Umask
+	r.limits = limits
 	r.rand = st.Random
 	r.started = st.Started
 	r.secondsAt = st.SecondsAt
