@@ -131,12 +131,16 @@ func (v visitResult) times() (coreMS, pythonMS float64, ok bool) {
 //     wasm_caching_hard_threshold (1,000,000) bytes
 //     (module-compiler.cc: TriggerOutstandingCallbacks,
 //     TriggerCachingAfterTimeout). Liftoff code is never cached. With
-//     those defaults no visit here serialized anything (no
-//     V8.WasmSerializationTimeMilliSeconds samples, even 15 s after
-//     python3 ended), so every later visit is a miss. With
-//     --js-flags=--wasm-caching-timeout-ms=0 V8 serializes each 1000-byte
-//     chunk of TurboFan code at once and later visits hit: the test runs
-//     that too, to prove the product's path is one Chromium can cache.
+//     those defaults no visit here serialized the core (no
+//     V8.WasmSerializationTimeMilliSeconds samples, even 60 s after
+//     python3 ended, with the page's main thread idle), so every later
+//     visit is a miss. With --js-flags=--wasm-caching-timeout-ms=0 V8
+//     serializes each 1000-byte chunk of TurboFan code at once: 31 chunks
+//     3 s after the run, 33 after 15 s. TurboFan code for the core keeps
+//     appearing after the run and puts the 2 s off; a 9 KB module that
+//     runs a hot loop and then idles was cached with the defaults (checked
+//     by hand). With that flag later visits hit: the test runs it too, to
+//     prove the product's path is one Chromium can cache.
 //   - Even a hit saves little: with lazy compilation (the default)
 //     compileStreaming only decodes and validates, and a hit still
 //     streams and hashes the wire bytes (Chromium checks their SHA-256).
