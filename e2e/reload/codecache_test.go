@@ -148,9 +148,9 @@ func (v visitResult) times() (coreMS, pythonMS float64, ok bool) {
 //     compileStreaming only decodes and validates, and a hit still
 //     streams and hashes the wire bytes (Chromium checks their SHA-256).
 //     Here, on a shared 2-core machine, the core (by URL) compiled in
-//     130–300 ms with a miss and 85–320 ms with a hit (no steady gain); python3's 9 MB
-//     instrumented module in 20–130 ms from bytes, and no faster from a
-//     Cache API copy by compileStreaming (30–80 ms).
+//     130–300 ms with a miss and 85–320 ms with a hit (no steady gain);
+//     python3's 9 MB instrumented module in 20–130 ms from bytes, and no
+//     faster from a Cache API copy by compileStreaming (30–80 ms).
 //
 // So the product keeps what can be kept — the instrumented module in the
 // Cache API (TestReloadPython), the core by URL in the HTTP cache — and
