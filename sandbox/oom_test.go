@@ -1,0 +1,61 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOutOfMemory runs memory bombs the tools do not check for themselves
+// under a small cap: each ends with one line in GNU's words and status 2,
+// never the Go runtime's fatal error and goroutine dump, and the sandbox
+// stays usable.
+func TestOutOfMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the wasm modules")
+	}
+	sb := newTest(t, Options{MemoryLimit: 32 << 20})
+	if err := sb.WriteFile("/home/user/membomb", buildGuest(t, "./testdata/membomb"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ cmd, stderr string }{
+		{`awk 'BEGIN { s = "x"; while (1) s = s s }'`, "awk: memory exhausted\n"},
+		{`jq -n '[range(1e9)]'`, "jq: memory exhausted\n"},
+		{`yes abcdefgh | tr -d '\n' | head -c 100000000 | tail -1`, "tail: memory exhausted\n"},
+		{`yes abcdefgh | tr -d '\n' | head -c 100000000 | sort`, "sort: memory exhausted\n"},
+		{`seq 1 inf | sort -n`, "sort: memory exhausted\n"},
+		{`./membomb`, "membomb: memory exhausted\n"},
+	} {
+		res := run(t, sb, tc.cmd)
+		if string(res.Stderr) != tc.stderr || res.ExitCode != 2 {
+			t.Errorf("%s: got stderr %.300q (%d lines), status %d; want %q, status 2",
+				tc.cmd, res.Stderr, strings.Count(string(res.Stderr), "\n"), res.ExitCode, tc.stderr)
+		}
+		if res := run(t, sb, "echo fine | cat"); string(res.Stdout) != "fine\n" {
+			t.Fatalf("after %s: the sandbox is unusable: %q", tc.cmd, res.Stdout)
+		}
+	}
+	// fd 2 redirected to a file gets the line too
+	res := run(t, sb, `jq -n '[range(1e9)]' 2>err; echo $?; cat err`)
+	if want := "2\njq: memory exhausted\n"; string(res.Stdout) != want || len(res.Stderr) != 0 {
+		t.Errorf("jq bomb with 2>err: got stdout %.300q, stderr %.300q; want %q and no stderr", res.Stdout, res.Stderr, want)
+	}
+}
+
+// TestGoPanicShown checks that a Go guest's fatal error that is not for
+// want of memory reaches the user whole.
+func TestGoPanicShown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the wasm modules")
+	}
+	sb := newTest(t, Options{MemoryLimit: 32 << 20})
+	if err := sb.WriteFile("/home/user/gopanic", buildGuest(t, "./testdata/gopanic"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, sb, "./gopanic")
+	if string(res.Stdout) != "before\n" || res.ExitCode != 2 ||
+		!strings.HasPrefix(string(res.Stderr), "panic: assignment to entry in nil map\n") ||
+		!strings.Contains(string(res.Stderr), "main.main()") {
+		t.Errorf("gopanic: got stdout %q, stderr %.300q, status %d; want the panic and its goroutine, status 2",
+			res.Stdout, res.Stderr, res.ExitCode)
+	}
+}
