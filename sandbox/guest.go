@@ -190,6 +190,9 @@ func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 
 // runGuest runs one WASI command to completion with the shell's stdio.
 func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load func() ([]byte, error), args []string) int {
+	if hc.Stderr == nil {
+		hc.Stderr = io.Discard // fd 2 closed (2>&-): what the shell says goes nowhere
+	}
 	run := runFrom(ctx)
 	run.timer.pause()
 	run.compiling.Add(1)
@@ -264,7 +267,7 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		return s.guestExit(ctx, hc, args[0], err)
 	}
 	if oom != nil {
-		oom.failed = func() bool {
+		oom.refused = func() bool {
 			v, ok := inst.Global(instrument.GrowFailuresGlobal)
 			return ok && uint32(v) != 0
 		}
@@ -288,20 +291,14 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		e.mem.Store(0)
 		e.running.Store(0)
 	}
+	ranOut := oom != nil && oom.ranOut(err) && ctx.Err() == nil
 	inst.Close(context.WithoutCancel(ctx))
 	g.net.closeAll()
-	if oom != nil && oom.crashed && failed(err) && ctx.Err() == nil {
+	if ranOut {
 		io.WriteString(hc.Stderr, oomMessage(args[0]))
 		return 2
 	}
 	return s.guestExit(ctx, hc, args[0], err)
-}
-
-// failed reports whether err, from a guest's _start, is a failure: a trap,
-// or an exit with a status other than 0.
-func failed(err error) bool {
-	var exit *wasm.ExitError
-	return err != nil && !(errors.As(err, &exit) && exit.Code == 0)
 }
 
 // guestExit maps how a guest ended to the shell's exit status.

@@ -2,7 +2,10 @@ package sandbox
 
 import (
 	"bytes"
+	"errors"
 	"path"
+
+	"github.com/wasmsand/wasmsand/wasm"
 )
 
 // oomWatch turns a Go guest's crash for want of memory into one line.
@@ -18,14 +21,15 @@ import (
 // at once: the instrumenter counts refused growths in an exported global
 // (instrument.GrowFailuresGlobal), and once it is not 0 a write to fd 2
 // starting as the runtime's report marks the process crashed. From then
-// on fd 2 is dropped, and the shell reports "NAME: memory exhausted" and
-// status 2 as GNU's tools do when malloc fails. A crash that is not for
-// memory (a bug's panic, a nil dereference) comes with no refused growth
-// and passes through untouched.
+// on fd 2 is dropped, and when the guest dies the shell writes "NAME:
+// memory exhausted" and returns status 2, as GNU's tools do when malloc
+// fails. A crash that is not for memory (a bug's panic, a nil
+// dereference) comes with no refused growth and passes through untouched.
 type oomWatch struct {
-	// failed reports whether a memory.grow of the guest has been refused.
-	failed  func() bool
-	crashed bool
+	// refused reports whether a memory.grow of the guest has been
+	// refused; nil until the guest is instantiated.
+	refused func() bool
+	crashed bool // the runtime's report began
 }
 
 // runtimeCrash are the ways the Go runtime begins its report of a fatal
@@ -39,7 +43,7 @@ func (w *oomWatch) drop(b []byte) bool {
 	if w.crashed {
 		return true
 	}
-	if w.failed == nil || !w.failed() {
+	if w.refused == nil || !w.refused() {
 		return false
 	}
 	for _, p := range runtimeCrash {
@@ -51,7 +55,19 @@ func (w *oomWatch) drop(b []byte) bool {
 	return false
 }
 
-// message is the line the shell writes for a guest named name (its
+// ranOut reports whether the guest, which ended with err from _start,
+// died for want of memory: it failed (exited with a status other than 0,
+// or trapped) after a growth of its memory was refused. The instance must
+// still be open.
+func (w *oomWatch) ranOut(err error) bool {
+	var exit *wasm.ExitError
+	if err == nil || errors.As(err, &exit) && exit.Code == 0 {
+		return false
+	}
+	return w.crashed || w.refused != nil && w.refused()
+}
+
+// oomMessage is the line the shell writes for a guest named name (its
 // argv[0]) whose runtime crashed for want of memory.
 func oomMessage(name string) string {
 	return path.Base(name) + ": memory exhausted\n"

@@ -34,10 +34,16 @@ func TestOutOfMemory(t *testing.T) {
 			t.Fatalf("after %s: the sandbox is unusable: %q", tc.cmd, res.Stdout)
 		}
 	}
-	// fd 2 redirected to a file gets the line too
-	res := run(t, sb, `jq -n '[range(1e9)]' 2>err; echo $?; cat err`)
-	if want := "2\njq: memory exhausted\n"; string(res.Stdout) != want || len(res.Stderr) != 0 {
-		t.Errorf("jq bomb with 2>err: got stdout %.300q, stderr %.300q; want %q and no stderr", res.Stdout, res.Stderr, want)
+	// fd 2 redirected to a file gets the line too; closed, only the status
+	// tells
+	for cmd, want := range map[string]string{
+		`jq -n '[range(1e9)]' 2>err; echo $?; cat err`: "2\njq: memory exhausted\n",
+		`jq -n '[range(1e9)]' 2>&-; echo $?`:           "2\n",
+	} {
+		res := run(t, sb, cmd)
+		if string(res.Stdout) != want || len(res.Stderr) != 0 {
+			t.Errorf("%s: got stdout %.300q, stderr %.300q; want %q and no stderr", cmd, res.Stdout, res.Stderr, want)
+		}
 	}
 }
 
