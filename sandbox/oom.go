@@ -6,6 +6,7 @@ import (
 	"path"
 
 	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/binary"
 )
 
 // oomWatch turns a Go guest's crash for want of memory into one line.
@@ -71,4 +72,10 @@ func (w *oomWatch) ranOut(err error) bool {
 // argv[0]) whose runtime crashed for want of memory.
 func oomMessage(name string) string {
 	return path.Base(name) + ": memory exhausted\n"
+}
+
+// builtByGo reports whether bin is a module built by Go's toolchain, whose
+// linker always writes a "go:buildid" custom section.
+func builtByGo(bin []byte) bool {
+	return binary.HasCustom(bin, "go:buildid")
 }

@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/wasmsand/wasmsand/wasm"
-	"github.com/wasmsand/wasmsand/wasm/binary"
 )
 
 // manifestName is the file in a tools directory that maps each multi-call
@@ -190,7 +189,7 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 			return
 		}
 		raw, e.files = splitToolFiles(raw)
-		e.goRuntime = binary.HasCustom(raw, "go:buildid")
+		e.goRuntime = builtByGo(raw)
 		inst, err := c.instrumented(ctx, raw, key.memPages, instrumentFn)
 		if err != nil {
 			e.err = err
