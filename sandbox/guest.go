@@ -291,10 +291,9 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 		e.mem.Store(0)
 		e.running.Store(0)
 	}
-	ranOut := oom != nil && oom.ranOut(err) && ctx.Err() == nil
 	inst.Close(context.WithoutCancel(ctx))
 	g.net.closeAll()
-	if ranOut {
+	if oom != nil && oom.ranOut(err) && ctx.Err() == nil {
 		io.WriteString(hc.Stderr, oomMessage(args[0]))
 		return 2
 	}

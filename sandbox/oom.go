@@ -57,15 +57,17 @@ func (w *oomWatch) drop(b []byte) bool {
 }
 
 // ranOut reports whether the guest, which ended with err from _start,
-// died for want of memory: it failed (exited with a status other than 0,
-// or trapped) after a growth of its memory was refused. The instance must
-// still be open.
+// died for want of memory: the runtime's report began after a growth was
+// refused, and the guest failed (exited with a status other than 0, or
+// trapped). A refused growth alone is not enough: the runtime may take
+// the memory it wanted from pages it freed before and live on, and then
+// a failure is the program's own.
 func (w *oomWatch) ranOut(err error) bool {
 	var exit *wasm.ExitError
 	if err == nil || errors.As(err, &exit) && exit.Code == 0 {
 		return false
 	}
-	return w.crashed || w.refused != nil && w.refused()
+	return w.crashed
 }
 
 // oomMessage is the line the shell writes for a guest named name (its

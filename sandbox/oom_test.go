@@ -3,6 +3,8 @@ package sandbox
 import (
 	"strings"
 	"testing"
+
+	"github.com/wasmsand/wasmsand/wasm"
 )
 
 // TestOutOfMemory runs memory bombs the tools do not check for themselves
@@ -63,5 +65,50 @@ func TestGoPanicShown(t *testing.T) {
 		!strings.Contains(string(res.Stderr), "main.main()") {
 		t.Errorf("gopanic: got stdout %q, stderr %.300q, status %d; want the panic and its goroutine, status 2",
 			res.Stdout, res.Stderr, res.ExitCode)
+	}
+}
+
+// TestOOMWatch checks what oomWatch drops and when it calls a guest's end
+// running out of memory.
+func TestOOMWatch(t *testing.T) {
+	refused := false
+	w := &oomWatch{refused: func() bool { return refused }}
+	for _, tc := range []struct {
+		write   string
+		refused bool
+		drop    bool
+	}{
+		{"fatal error: all goroutines are asleep - deadlock!\n", false, false}, // no refused growth
+		{"sort: write error\n", true, false},                                   // the program's own line
+		{"runtime: out of memory: cannot allocate ", true, true},
+		{"16777216", true, true},
+		{"sort: anything\n", true, true}, // the rest of the report
+	} {
+		refused = tc.refused
+		if got := w.drop([]byte(tc.write)); got != tc.drop {
+			t.Errorf("drop(%q) with refused %v = %v, want %v", tc.write, tc.refused, got, tc.drop)
+		}
+	}
+	if w := (&oomWatch{}); w.drop([]byte("fatal error: out of memory\n")) {
+		t.Error("dropped a write before the guest was instantiated")
+	}
+
+	trap := &wasm.Trap{Kind: wasm.TrapUnreachable}
+	for _, tc := range []struct {
+		crashed, refused bool
+		err              error
+		want             bool
+	}{
+		{true, true, &wasm.ExitError{Code: 2}, true},
+		{true, true, trap, true},
+		{true, true, nil, false},
+		{true, true, &wasm.ExitError{Code: 0}, false},
+		{false, true, &wasm.ExitError{Code: 1}, false}, // survived the refusal, failed on its own
+		{false, false, trap, false},
+	} {
+		w := &oomWatch{crashed: tc.crashed, refused: func() bool { return tc.refused }}
+		if got := w.ranOut(tc.err); got != tc.want {
+			t.Errorf("ranOut(%v) crashed %v refused %v = %v, want %v", tc.err, tc.crashed, tc.refused, got, tc.want)
+		}
 	}
 }
