@@ -166,13 +166,15 @@ func refuel(ctx context.Context, mem wasm.Memory, stack []uint64) {
 }
 
 // instrumentFor returns the instrumenter this sandbox applies to every
-// module: fuel metering, the memory cap, WASI-only imports, and joined
-// data segments.
+// module: fuel metering, the memory cap (and in a module built by Go a
+// count of the growths it refused, for oomWatch), WASI-only imports, and
+// joined data segments.
 func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 	return func(bin []byte) ([]byte, error) {
 		out, err := instrument.Instrument(bin, instrument.Options{
 			MemoryLimitPages: s.memPages,
 			Fuel:             true,
+			CountFailedGrows: builtByGo(bin),
 			AllowImport: func(module, name string) bool {
 				return module == wasi.ModuleName || module == spawnModule && spawnFuncs[name]
 			},
@@ -188,13 +190,16 @@ func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 
 // runGuest runs one WASI command to completion with the shell's stdio.
 func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load func() ([]byte, error), args []string) int {
+	if hc.Stderr == nil {
+		hc.Stderr = io.Discard // fd 2 closed (2>&-): what the shell says goes nowhere
+	}
 	run := runFrom(ctx)
 	run.timer.pause()
 	run.compiling.Add(1)
-	mod, files, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
+	entry, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
 	run.compiling.Add(-1)
-	if err == nil && len(files) > 0 {
-		err = s.placeToolFiles(key.name, files) // e.g. Python's standard library
+	if err == nil && len(entry.files) > 0 {
+		err = s.placeToolFiles(key.name, entry.files) // e.g. Python's standard library
 	}
 	run.timer.resume()
 	if err != nil {
@@ -233,6 +238,11 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 
 		ExtraFiles: hc.Extra,
 	}
+	var oom *oomWatch
+	if entry.goRuntime {
+		oom = &oomWatch{}
+		cfg.DropStderr = oom.drop
+	}
 	if _, err := s.fs.Stat(vfs.RootIno, hc.Dir, true); errors.Is(err, fs.ErrNotExist) {
 		// The working directory was removed: a program still runs, as
 		// on Linux (its relative paths then resolve from /).
@@ -252,9 +262,15 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 
 	g := &guestProc{run: run, dir: hc.Dir, umask: hc.umask, proc: procFrom(ctx)}
 	pctx := wasi.WithProcess(context.WithValue(ctx, guestKey{}, g), proc)
-	inst, err := mod.Instantiate(pctx)
+	inst, err := entry.mod.Instantiate(pctx)
 	if err != nil {
 		return s.guestExit(ctx, hc, args[0], err)
+	}
+	if oom != nil {
+		oom.refused = func() bool {
+			v, ok := inst.Global(instrument.GrowFailuresGlobal)
+			return ok && uint32(v) != 0
+		}
 	}
 	g.began = time.Now()
 	_, err = inst.Call(pctx, "_start")
@@ -277,6 +293,10 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load f
 	}
 	inst.Close(context.WithoutCancel(ctx))
 	g.net.closeAll()
+	if oom != nil && oom.ranOut(err) && ctx.Err() == nil {
+		io.WriteString(hc.Stderr, oomMessage(args[0]))
+		return 2
+	}
 	return s.guestExit(ctx, hc, args[0], err)
 }
 

@@ -23,7 +23,9 @@ type Options struct {
 	// Timeout bounds each Run. A command that runs longer ends with exit
 	// code 124 and "command timed out" on stderr.
 	Timeout time.Duration
-	// MemoryLimit caps each guest process's linear memory, in bytes.
+	// MemoryLimit caps each guest process's linear memory, in bytes. A
+	// guest that wants more sees memory.grow fail; a Go tool then ends
+	// with "NAME: memory exhausted" on stderr and exit code 2.
 	MemoryLimit int64
 	// FSLimit caps the bytes of file data the VFS holds; writes past it
 	// fail with ENOSPC.

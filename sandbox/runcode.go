@@ -207,7 +207,7 @@ func (s *Sandbox) RunCode(ctx context.Context, req CodeRequest) (*CodeResult, er
 		b, _, err := s.tools.moduleBytes("node")
 		return b, err
 	}
-	if _, _, err := s.eng.cache.get(ctx, s.eng.eng, toolKey(file, s.memPages), load, s.instrumentFor()); err != nil {
+	if _, err := s.eng.cache.get(ctx, s.eng.eng, toolKey(file, s.memPages), load, s.instrumentFor()); err != nil {
 		return nil, fmt.Errorf("sandbox: loading node: %w", err)
 	}
 

@@ -124,7 +124,7 @@ type moduleCache struct {
 
 // instrumentVersion changes whenever the instrumenter's output for the same
 // input may change, so stale cache files are never used.
-const instrumentVersion = "3"
+const instrumentVersion = "4"
 
 // instrumented returns raw instrumented, from the store when it has it:
 // instrumenting a multi-megabyte tool takes a few hundred milliseconds,
@@ -165,10 +165,13 @@ type moduleEntry struct {
 	once  sync.Once
 	mod   wasm.Module
 	files []byte // the files the module carries (toolfiles.go), shared by every sandbox
-	err   error
+	// goRuntime is set for a module built by Go, whose runtime reports
+	// running out of memory as a crash (see oomWatch).
+	goRuntime bool
+	err       error
 }
 
-func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, bin func() ([]byte, error), instrumentFn func([]byte) ([]byte, error)) (wasm.Module, []byte, error) {
+func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, bin func() ([]byte, error), instrumentFn func([]byte) ([]byte, error)) (*moduleEntry, error) {
 	c.mu.Lock()
 	if c.entries == nil {
 		c.entries = map[moduleKey]*moduleEntry{}
@@ -186,6 +189,7 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 			return
 		}
 		raw, e.files = splitToolFiles(raw)
+		e.goRuntime = builtByGo(raw)
 		inst, err := c.instrumented(ctx, raw, key.memPages, instrumentFn)
 		if err != nil {
 			e.err = err
@@ -200,7 +204,7 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 			delete(c.entries, key)
 			c.mu.Unlock()
 		}
-		return nil, nil, e.err
+		return nil, e.err
 	}
-	return e.mod, e.files, nil
+	return e, nil
 }

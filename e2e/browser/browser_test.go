@@ -238,6 +238,22 @@ func TestSandbox(t *testing.T) {
 		}
 	})
 
+	t.Run("out of memory", func(t *testing.T) {
+		var got []runResult
+		eval(t, ctx, `(async () => {
+			const small = await W.Sandbox.create({ memoryLimitBytes: 32 << 20, timeoutMs: 60000 });
+			const out = [];
+			for (const cmd of [`+jsString(`awk 'BEGIN { s = "x"; while (1) s = s s }'`)+`, 'echo fine | cat']) {
+				out.push(await small.run(cmd));
+			}
+			small.destroy();
+			return out;
+		})()`, &got)
+		if len(got) != 2 || got[0].Stderr != "awk: memory exhausted\n" || got[0].ExitCode != 2 || got[1].Stdout != "fine\n" {
+			t.Errorf("awk bomb under a 32 MiB cap, then echo: %+v; want one line, status 2, then fine", got)
+		}
+	})
+
 	t.Run("isolation", func(t *testing.T) {
 		var got struct {
 			Code       string

@@ -119,6 +119,17 @@ test('fuel limit', async () => {
   });
 });
 
+test('a Go tool out of memory says so in one line, as natively', async () => {
+  await withSandbox({ memoryLimitBytes: 32 << 20, timeoutMs: 60_000 }, async (sb) => {
+    for (const [cmd, name] of [[`awk 'BEGIN { s = "x"; while (1) s = s s }'`, 'awk'], [`jq -n '[range(1e9)]'`, 'jq']]) {
+      const r = await sb.run(cmd);
+      assert.equal(r.stderr, `${name}: memory exhausted\n`, cmd);
+      assert.equal(r.exitCode, 2, cmd);
+    }
+    assert.equal((await sb.run('echo fine | cat')).stdout, 'fine\n');
+  });
+});
+
 test('a full filesystem gives ENOSPC', async () => {
   await withSandbox({ fsLimitBytes: 64 * 1024 }, async (sb) => {
     assert.throws(() => sb.writeFile('/tmp/big', new Uint8Array(128 * 1024)),

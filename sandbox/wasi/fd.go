@@ -357,7 +357,11 @@ func fdWrite(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) errno
 	if e.isDir {
 		return errnoISDIR
 	}
-	n, en := p.writev(ctx, "fd_write", mem, e, uint32(s[1]), uint32(s[2]), -1)
+	drop := p.dropStderr
+	if uint32(s[0]) != 2 {
+		drop = nil
+	}
+	n, en := p.writev(ctx, "fd_write", mem, e, uint32(s[1]), uint32(s[2]), -1, drop)
 	if en != errnoSuccess {
 		return en
 	}
@@ -377,7 +381,7 @@ func fdPwrite(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) errn
 	case off < 0:
 		return errnoINVAL
 	default:
-		n, en := p.writev(ctx, "fd_pwrite", mem, e, uint32(s[1]), uint32(s[2]), off)
+		n, en := p.writev(ctx, "fd_pwrite", mem, e, uint32(s[1]), uint32(s[2]), off, nil)
 		if en != errnoSuccess {
 			return en
 		}
@@ -387,8 +391,9 @@ func fdPwrite(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) errn
 
 // writev writes the iovecs at iovs in one call to the file or stream: one
 // iovec is written straight from guest memory, several are gathered first.
-// With off >= 0 it writes at off without moving the offset.
-func (p *Process) writev(ctx context.Context, op string, mem wasm.Memory, e *fdEntry, iovs, count uint32, off int64) (uint32, errno) {
+// With off >= 0 it writes at off without moving the offset. If drop is
+// not nil and returns true for the bytes, they are not written.
+func (p *Process) writev(ctx context.Context, op string, mem wasm.Memory, e *fdEntry, iovs, count uint32, off int64, drop func([]byte) bool) (uint32, errno) {
 	if !inBounds(mem, iovs, uint64(count)*sizeIovec) {
 		return 0, errnoFAULT
 	}
@@ -426,6 +431,9 @@ func (p *Process) writev(ctx context.Context, op string, mem wasm.Memory, e *fdE
 				data = append(data, b...)
 			}
 		}
+	}
+	if drop != nil && drop(data) {
+		return uint32(len(data)), errnoSuccess
 	}
 	var n int
 	var err error

@@ -444,6 +444,35 @@ func TestProcFunctions(t *testing.T) {
 	}
 }
 
+// TestDropStderr checks that Config.DropStderr sees each write to fd 2,
+// gathered, and that what it drops is reported written but never reaches
+// Stderr, while fd 1 is left alone.
+func TestDropStderr(t *testing.T) {
+	var out, errs bytes.Buffer
+	var seen []string
+	h := newHost(t, Config{Stdout: &out, Stderr: &errs, DropStderr: func(b []byte) bool {
+		seen = append(seen, string(b))
+		return strings.HasPrefix(string(b), "drop")
+	}})
+	h.write(2, "keep ", "this")
+	if n, en := h.write(2, "drop", " me"); n != 7 || en != errnoSuccess {
+		t.Errorf("dropped write = %d, %d; want 7, success", n, en)
+	}
+	h.write(1, "drop not")
+	// An engine may leave junk in the upper half of an i32 argument.
+	iovs, n := h.iovecs(8)
+	copy(h.mem.b[aData:], "drop too")
+	if en := h.call("fd_write", 0xdead_0000_0002, iovs, n, aResult); en != errnoSuccess || h.u32(aResult) != 8 {
+		t.Errorf("dropped write with junk above fd 2 = %d, %d; want 8, success", h.u32(aResult), en)
+	}
+	if errs.String() != "keep this" || out.String() != "drop not" {
+		t.Errorf("stderr %q, stdout %q; want %q, %q", errs.String(), out.String(), "keep this", "drop not")
+	}
+	if want := []string{"keep this", "drop me", "drop too"}; !slices.Equal(seen, want) {
+		t.Errorf("DropStderr saw %q, want %q", seen, want)
+	}
+}
+
 func TestStdio(t *testing.T) {
 	var out bytes.Buffer
 	h := newHost(t, Config{Stdin: strings.NewReader("input data"), Stdout: &out})

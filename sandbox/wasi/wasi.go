@@ -91,6 +91,11 @@ type Config struct {
 	// exec 3<file): opening /dev/fd/N opens ExtraFiles[N] again, as
 	// Linux does. The process never closes them.
 	ExtraFiles map[int]*vfs.File
+	// DropStderr, if not nil, is shown the bytes of every fd_write to fd
+	// 2 before they are written; when it returns true they are dropped,
+	// and the guest is told they were written. The sandbox uses it to
+	// replace the Go runtime's report of a crash by one line.
+	DropStderr func(b []byte) bool
 }
 
 // ContextReader is implemented by streams whose blocking reads can end when
@@ -121,6 +126,8 @@ type Process struct {
 	random   io.Reader
 	umask    fs.FileMode
 	extra    map[int]*vfs.File
+	// dropStderr is Config.DropStderr.
+	dropStderr func(b []byte) bool
 
 	mu     sync.Mutex
 	fds    []*fdEntry // index is the fd; nil is a free slot
@@ -194,6 +201,8 @@ func NewProcess(cfg Config) (*Process, error) {
 		random:   cfg.Random,
 		umask:    0o022,
 		extra:    cfg.ExtraFiles,
+
+		dropStderr: cfg.DropStderr,
 	}
 	if p.now == nil {
 		p.now = cfg.FS.Now

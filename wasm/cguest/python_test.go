@@ -86,6 +86,13 @@ except MemoryError:
 		if string(res.Stdout) != "MemoryError True\n" || res.ExitCode != 0 {
 			t.Errorf("got %q exit %d stderr %q", res.Stdout, res.ExitCode, res.Stderr)
 		}
+		// An uncaught MemoryError is Python's to report, not the
+		// sandbox's (which replaces only the Go runtime's crash report).
+		res = run(t, sb, `python3 -c 'x = [bytearray(1 << 20) for _ in range(100)]'`)
+		if !strings.HasPrefix(string(res.Stderr), "Traceback (most recent call last):\n") ||
+			!strings.HasSuffix(string(res.Stderr), "\nMemoryError\n") || res.ExitCode != 1 {
+			t.Errorf("uncaught MemoryError: got stderr %q exit %d, want Python's traceback and 1", res.Stderr, res.ExitCode)
+		}
 	})
 	t.Run("deterministic", func(t *testing.T) {
 		clock := func() time.Time { return time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC) }

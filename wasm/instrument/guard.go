@@ -83,8 +83,9 @@ func (opts *Options) guarded() bool {
 // guard applies the determinism and snapshot options to every function
 // body (after fuel metering, whose instructions it sees as ordinary code)
 // and adds the globals and exports they need. ownGlobals is the number of
-// globals the module defined before instrumentation.
-func guard(m *binary.Module, opts *Options, ownGlobals int) error {
+// globals the module defined before instrumentation. grows, if not nil,
+// marks the bodies that have a memory.grow (see meterCode).
+func guard(m *binary.Module, opts *Options, ownGlobals int, grows []bool) error {
 	nImpGlobals := m.NumImported(binary.ExternGlobal)
 	newGlobal := func(name string) uint32 {
 		idx := nImpGlobals + uint32(len(m.Globals))
@@ -111,10 +112,16 @@ func guard(m *binary.Module, opts *Options, ownGlobals int) error {
 	nTypes := uint32(len(m.Types))
 	var in binary.Instr
 	var r binary.Reader
+	// Counting failed growths alone leaves bodies without memory.grow as
+	// they are.
+	onlyGrows := grows != nil && !opts.CanonicalNaN && !opts.RejectRelaxedSIMD && opts.MaxCallDepth == 0
 	for i := range m.Codes {
 		c := &m.Codes[i]
 		if i >= len(m.Funcs) || m.Funcs[i] >= nTypes {
 			return invalidf("function %d has no valid type", i)
+		}
+		if onlyGrows && !grows[i] {
+			continue
 		}
 		ft := m.Types[m.Funcs[i]]
 		n := uint64(len(ft.Params))

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -253,4 +254,47 @@ func TestGuardedPrograms(t *testing.T) {
 			t.Errorf("stdout = %q", got)
 		}
 	})
+}
+
+// TestCountFailedGrowsAlone checks the short way CountFailedGrows takes
+// with fuel metering and no other guard (only the bodies meterCode saw a
+// memory.grow in are rewritten): the output is byte for byte that of the
+// full pass over every body, and the count still works.
+func TestCountFailedGrowsAlone(t *testing.T) {
+	opts := Options{Fuel: true, CountFailedGrows: true, MemoryLimitPages: 2}
+	for _, bin := range [][]byte{readTestdata(t, "guard.wasm"), goHelloWasm(t)} {
+		if len(bin) > 1<<20 {
+			opts.MemoryLimitPages = 16384
+		}
+		out := mustInstrument(t, bin, opts)
+		m, err := binary.Decode(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := len(m.Globals)
+		if err := clampMemory(m, opts.MemoryLimitPages); err != nil {
+			t.Fatal(err)
+		}
+		if err := addFuel(m, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := guard(m, &opts, own, nil); err != nil {
+			t.Fatal(err)
+		}
+		if full := m.Encode(); !bytes.Equal(out, full) {
+			t.Errorf("module of %d bytes: the short way gives %d bytes, the full pass %d", len(bin), len(out), len(full))
+		}
+	}
+
+	out := mustInstrument(t, readTestdata(t, "guard.wasm"), Options{Fuel: true, CountFailedGrows: true, MemoryLimitPages: 2})
+	mod := instantiate(t, newRuntime(t, &host{slice: 1 << 20}, api.CoreFeaturesV2|experimental.CoreFeaturesTailCall), out)
+	ctx := context.Background()
+	for range 3 {
+		if _, err := mod.ExportedFunction("grow").Call(ctx, i32(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := mod.ExportedGlobal(GrowFailuresGlobal).Get(); n != 2 {
+		t.Errorf("failed grows = %d, want 2", n)
+	}
 }

@@ -186,13 +186,19 @@ func Instrument(bin []byte, opts Options) ([]byte, error) {
 	if err := clampMemory(m, opts.MemoryLimitPages); err != nil {
 		return nil, err
 	}
+	// grows, when fuel metering reads every body first, marks the bodies
+	// with a memory.grow: the only ones CountFailedGrows alone changes.
+	var grows []bool
 	if opts.Fuel {
-		if err := addFuel(m); err != nil {
+		if opts.CountFailedGrows {
+			grows = make([]bool, len(m.Codes))
+		}
+		if err := addFuel(m, grows); err != nil {
 			return nil, err
 		}
 	}
 	if opts.guarded() {
-		if err := guard(m, &opts, ownGlobals); err != nil {
+		if err := guard(m, &opts, ownGlobals, grows); err != nil {
 			return nil, err
 		}
 	}
@@ -234,7 +240,7 @@ func droppedCustom(name string) bool {
 		name == "linking" || name == "sourceMappingURL" || name == "external_debug_info"
 }
 
-func addFuel(m *binary.Module) error {
+func addFuel(m *binary.Module, grows []bool) error {
 	for i := range m.Imports {
 		if m.Imports[i].Module == RefuelModule && m.Imports[i].Name == RefuelName {
 			return invalidf("module already imports %s.%s (instrumented twice?)", RefuelModule, RefuelName)
@@ -324,7 +330,7 @@ func addFuel(m *binary.Module) error {
 	}
 	m.Customs = customs
 
-	return meterCode(m, nImp, fuelIdx)
+	return meterCode(m, nImp, fuelIdx, grows)
 }
 
 // remapExpr renumbers the ref.func instructions of a constant expression.

@@ -58,7 +58,11 @@ type funcInfo struct {
 // body once. Functions with loops keep the balance in a new local (cheap
 // registers in loops) and store it to the global around calls and at
 // returns; other functions charge the global directly.
-func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
+//
+// If grows is not nil (one entry per body), it sets grows[i] for each body
+// i that has a memory.grow instruction, sparing the guard pass a second
+// reading of the others.
+func meterCode(m *binary.Module, nImp, fuelIdx uint32, grows []bool) error {
 	infos := make([]funcInfo, len(m.Codes))
 	total := 0
 	for i := range m.Codes {
@@ -148,6 +152,10 @@ func meterCode(m *binary.Module, nImp, fuelIdx uint32) error {
 					closeRegion()
 				} else {
 					events = append(events, event{pos: int32(in.End), kind: evLoad})
+				}
+			case binary.OpMemoryGrow:
+				if grows != nil {
+					grows[i] = true
 				}
 			case binary.OpCallIndirect, binary.OpReturnCallIndirect:
 				save(in.Pos)
