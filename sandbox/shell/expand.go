@@ -514,6 +514,25 @@ func unescapeDquote(v string, heredoc bool) string {
 	return sb.String()
 }
 
+// unescapeAll removes backslashes as outside quotes: \c is c, and a
+// backslash-newline is nothing.
+func unescapeAll(v string) string {
+	if strings.IndexByte(v, '\\') < 0 {
+		return v
+	}
+	var sb strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] == '\\' && i+1 < len(v) {
+			i++
+			if v[i] == '\n' {
+				continue
+			}
+		}
+		sb.WriteByte(v[i])
+	}
+	return sb.String()
+}
+
 // expandTildes expands a leading ~ (and, in assignments, each ~ after an
 // unquoted ':' or the first '='), adding quoted text for what it
 // replaced. more says that other parts of the word follow v: a tilde

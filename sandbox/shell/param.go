@@ -487,6 +487,18 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 			if q, ok := p.(*syntax.SglQuoted); ok && r.sglInDQ(raw, q) {
 				continue
 			}
+			if q, ok := p.(*syntax.DblQuoted); ok && len(q.Parts) > 0 {
+				// bash reads the backslashes of "..." inside a quoted
+				// ${x:+...} as unquoted ones: "${x:+"\p"}" is p.
+				for _, qp := range q.Parts {
+					if l, ok := qp.(*syntax.Lit); ok {
+						raw.add(unescapeAll(l.Value), true, false)
+						continue
+					}
+					r.expandParts(raw, []syntax.WordPart{qp}, true, false)
+				}
+				continue
+			}
 			r.expandParts(raw, []syntax.WordPart{p}, true, false)
 		}
 	} else {

@@ -17,6 +17,12 @@ import (
 // at a time so that what follows stays for the next reader; files are
 // read in blocks and the rest is given back.
 func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout time.Duration) (line []byte, complete, any bool, err error) {
+	return r.readUntilNUL(fd, delim, nchars, raw, timeout, false)
+}
+
+// readUntilNUL is readUntil; with keepNUL, NUL bytes stay in the line
+// (mapfile truncates there, where read drops them).
+func (r *Interp) readUntilNUL(fd int, delim byte, nchars int, raw bool, timeout time.Duration, keepNUL bool) (line []byte, complete, any bool, err error) {
 	d := r.fds.get(fd)
 	if d == nil {
 		return nil, false, false, errBadFd
@@ -42,7 +48,7 @@ func (r *Interp) readUntil(fd int, delim byte, nchars int, raw bool, timeout tim
 		for i := 0; i < n; i++ {
 			c := buf[i]
 			any = true
-			if c == 0 && delim != 0 {
+			if c == 0 && delim != 0 && !keepNUL {
 				continue // bash drops NUL bytes
 			}
 			if !raw && !escaped && c == '\\' {
@@ -560,7 +566,7 @@ func builtinMapfile(r *Interp, args []string) int {
 	idx := int64(origin)
 	read := 0
 	for count == 0 || read < count {
-		line, complete, any, err := r.readUntil(fd, delim, 0, true, 0)
+		line, complete, any, err := r.readUntilNUL(fd, delim, 0, true, 0, true)
 		if err != nil || !complete && !any {
 			break
 		}
@@ -571,6 +577,11 @@ func builtinMapfile(r *Interp, args []string) int {
 		s := string(line)
 		if complete && !trim {
 			s += string(delim)
+		}
+		// bash's strings end at a NUL: a line read up to a NUL
+		// delimiter keeps none, and nothing after a NUL inside one.
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			s = s[:i]
 		}
 		if callback != "" && (read+1)%quantum == 0 {
 			r.evalString(callback+" "+strconv.FormatInt(idx, 10)+" "+shellQuote(s), r.sourceName())
