@@ -81,6 +81,7 @@ var Commands = map[string]tool.MainFunc{
 	"base64":    basenc.Base64,
 	"chmod":     chmod.Main,
 	"chown":     chown.Main,
+	"chgrp":     chown.Chgrp,
 	"cksum":     cksum.Main,
 	"df":        df.Main,
 	"du":        du.Main,

@@ -562,6 +562,15 @@ var diffCases = []difftest.Case{
 	{Script: "chown root nope", Stderr: true},
 	{Script: "chown root", Stderr: true},
 	{Script: "chown -R 0:0 dir; echo $?"},
+	// chgrp, likewise
+	{Script: "chgrp root f3; echo $?"},
+	{Script: "chgrp 0 f3 && chgrp -R root dir; echo $?"},
+	{Script: "chgrp nosuchgroup f3", Stderr: true},
+	{Script: "chgrp root nope", Stderr: true},
+	{Script: "chgrp -f root nope; echo $?"},
+	{Script: "chgrp root", Stderr: true},
+	{Script: "chgrp", Stderr: true},
+	{Script: "chgrp --reference=nope f3", Stderr: true},
 	// install
 	{Script: "install f3 dest && cat dest && stat -c %a dest"},
 	{Script: "install -m 644 f3 dest && stat -c %a dest"},

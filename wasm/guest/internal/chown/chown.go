@@ -1,7 +1,7 @@
-// Package chown implements chown: change file owner and group. The sandbox
-// has a single user who owns every file, so chown checks its arguments and
-// the files as GNU chown does, reports what it was asked to do, and changes
-// nothing: stat and ls -l keep showing the owner "user".
+// Package chown implements chown and chgrp: change file owner and group.
+// The sandbox has a single user who owns every file, so they check their
+// arguments and the files as GNU's do, report what they were asked to do,
+// and change nothing: stat and ls -l keep showing the owner "user".
 package chown
 
 import (
@@ -53,9 +53,41 @@ With --reference, change the owner and group of each FILE to those of RFILE.
 The sandbox has one user: files always stay owned by user:user.
 `}
 
+var chgrpSpec = tool.Spec{
+	Options: spec.Options,
+	Help: `Usage: chgrp [OPTION]... GROUP FILE...
+  or:  chgrp [OPTION]... --reference=RFILE FILE...
+Change the group of each FILE to GROUP.
+With --reference, change the group of each FILE to that of RFILE.
+
+  -c, --changes          like verbose but report only when a change is made
+  -f, --silent, --quiet  suppress most error messages
+  -v, --verbose          output a diagnostic for every file processed
+      --dereference      affect the referent of each symbolic link
+  -h, --no-dereference   affect symbolic links instead of any referenced file
+      --from=CURRENT_OWNER:CURRENT_GROUP
+                         change the group of each file only if its current
+                         owner and/or group match those specified
+      --reference=RFILE  use RFILE's group rather than specifying a GROUP
+  -R, --recursive        operate on files and directories recursively
+      --help        display this help and exit
+      --version     output version information and exit
+
+The sandbox has one user: files always stay owned by user:user.
+`}
+
 // Main runs chown.
-func Main(env *tool.Env) int {
-	flags, args, code, done := spec.Parse(env)
+func Main(env *tool.Env) int { return run(env, false) }
+
+// Chgrp runs chgrp.
+func Chgrp(env *tool.Env) int { return run(env, true) }
+
+func run(env *tool.Env, chgrp bool) int {
+	sp := &spec
+	if chgrp {
+		sp = &chgrpSpec
+	}
+	flags, args, code, done := sp.Parse(env)
 	if done {
 		return code
 	}
@@ -87,12 +119,19 @@ func Main(env *tool.Env) int {
 			return 1
 		}
 		owner, group = id.Current.Name, id.Current.GroupName
+		if chgrp {
+			owner = ""
+		}
 	} else {
 		if len(args) == 0 {
 			return env.Usage(1, "missing operand")
 		}
 		var msg string
-		owner, group, msg = parseSpec(args[0])
+		if chgrp {
+			group, msg = parseGroup(args[0])
+		} else {
+			owner, group, msg = parseSpec(args[0])
+		}
 		if msg != "" {
 			env.Errorf("%s", msg)
 			return 1
@@ -121,13 +160,17 @@ func Main(env *tool.Env) int {
 		}
 		cur := id.Current.Name + ":" + id.Current.GroupName
 		want := ownerString(owner, group, cur)
+		what := "ownership"
+		if chgrp {
+			what, cur, want = "group", id.Current.GroupName, group
+		}
 		if verbose || changes && want != cur {
 			if want == cur || owner == "" && group == "" {
 				if verbose {
-					fmt.Fprintf(env.Out(), "ownership of %s retained as %s\n", tool.Quote(name), want)
+					fmt.Fprintf(env.Out(), "%s of %s retained as %s\n", what, tool.Quote(name), want)
 				}
 			} else {
-				fmt.Fprintf(env.Out(), "changed ownership of %s from %s to %s\n", tool.Quote(name), cur, want)
+				fmt.Fprintf(env.Out(), "changed %s of %s from %s to %s\n", what, tool.Quote(name), cur, want)
 			}
 		}
 		if recursive && fi.IsDir() {
@@ -160,6 +203,19 @@ func ownerString(owner, group, cur string) string {
 		g = group
 	}
 	return o + ":" + g
+}
+
+// parseGroup checks chgrp's GROUP, a name or a number, and returns the
+// group's name, or GNU's message for an unknown one.
+func parseGroup(s string) (group, msg string) {
+	if s == "" {
+		return "", ""
+	}
+	_, name, ok := id.LookupGroup(s)
+	if !ok {
+		return "", "invalid group: " + tool.Quote(s)
+	}
+	return name, ""
 }
 
 // parseSpec checks OWNER[:[GROUP]] (or OWNER.GROUP) and returns the
