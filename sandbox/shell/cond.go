@@ -184,7 +184,12 @@ type testInterp struct{ r *Interp }
 
 func (t testInterp) testStat(name string, follow bool) (testFileInfo, error) {
 	r := t.r
-	if d := r.devFd(name); d != nil && d.vf != nil {
+	if d := r.devFd(name); d != nil {
+		if d.vf == nil {
+			// A stream of the host (the caller's stdin or stdout): a
+			// pipe, as /proc/self/fd shows one, read-write for its owner.
+			return testFileInfo{Mode: fs.ModeNamedPipe | 0o600, Dev: 2, Ino: d.streamID}, nil
+		}
 		st, err := d.vf.Stat()
 		if err != nil {
 			return testFileInfo{}, err

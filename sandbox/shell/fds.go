@@ -22,6 +22,9 @@ type fdFile struct {
 	vf       *vfs.File // nil for host streams
 	r        io.Reader // host stream to read
 	w        io.Writer // host stream to write
+	// streamID numbers a host stream, as an inode number would, for
+	// test's -ef on /dev/fd/N.
+	streamID uint64
 	// pushback holds bytes read ahead from a host stream by `read`.
 	mu       sync.Mutex
 	pushback []byte
@@ -44,10 +47,13 @@ func newStreamFd(r io.Reader, w io.Writer) *fdFile {
 		d.borrowed = true
 		return d
 	}
-	d := &fdFile{r: r, w: w}
+	d := &fdFile{r: r, w: w, streamID: streamIDs.Add(1)}
 	d.refs.Store(1)
 	return d
 }
+
+// streamIDs hands out fdFile.streamID.
+var streamIDs atomic.Uint64
 
 func (d *fdFile) ref() *fdFile { d.refs.Add(1); return d }
 
