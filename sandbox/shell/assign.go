@@ -512,6 +512,10 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			sub := r.arithSource(el.Index, el.Index.Pos().Offset(), el.Index.End().Offset())
 			i, ok := r.arithString(sub)
 			if !ok {
+				// bash has assigned the elements before the bad
+				// subscript: the array keeps them.
+				v.Attr |= AttrIndexed
+				v.Index, v.Str, v.Set = a, "", true
 				return false
 			}
 			if i < 0 {

@@ -873,8 +873,13 @@ func shellQuoteDouble(s string) string {
 
 // shellQuoteAssocKey quotes an associative array key for declare -p.
 func shellQuoteAssocKey(k string) string {
-	if k == "" || k == "@" || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;~#=!^{}") {
+	if k == "" || k == "@" || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;~#=!^{}") || !utf8.ValidString(k) {
 		return shellQuoteDouble(k)
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c < 0x20 || c == 0x7f {
+			return ansiCQuote(k)
+		}
 	}
 	return k
 }
