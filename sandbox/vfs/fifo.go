@@ -53,6 +53,17 @@ func (p *pipe) detach(r, w bool) {
 	p.broadcast()
 }
 
+// awaitsReader reports whether writers have come and gone without a
+// reader ever opening the pipe. Opening a FIFO does not wait for the other
+// end here, as it does under a real kernel, so `cmd > fifo &` may finish
+// before `cat < fifo` opens it: the pipe, with what was written and the
+// end-of-file after it, stays with the FIFO for that reader.
+func (p *pipe) awaitsReader() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hadWriter && !p.hadReader
+}
+
 // wait blocks until ch is closed or ctx is done.
 func wait(ctx context.Context, ch chan struct{}) error {
 	select {

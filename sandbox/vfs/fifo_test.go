@@ -176,3 +176,38 @@ func TestFIFOReopen(t *testing.T) {
 	_, err := r.Read(make([]byte, 4))
 	wantErr(t, err, EAGAIN)
 }
+
+// TestFIFOWriterBeforeReader: opening a FIFO does not wait for the other
+// end, so a writer may write, close and be gone before the reader opens
+// (`cmd > fifo & cat < fifo`). The reader still gets what was written,
+// then end-of-file, as it would where the writer's open had waited.
+func TestFIFOWriterBeforeReader(t *testing.T) {
+	f := newFS(t)
+	must(t, f.Mkfifo(RootIno, "/p", 0o644))
+	w, err := f.Open(RootIno, "/p", OWrite, 0)
+	must(t, err)
+	if n, err := w.Write([]byte("3\n2\n1\n")); n != 6 || err != nil {
+		t.Fatal(n, err)
+	}
+	must(t, w.Close())
+	r := openFIFO(t, f, ORead)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	buf := make([]byte, 16)
+	n, err := r.ReadContext(ctx, buf)
+	if string(buf[:n]) != "3\n2\n1\n" || err != nil {
+		t.Fatalf("read %q, %v", buf[:n], err)
+	}
+	if n, err := r.ReadContext(ctx, buf); n != 0 || err != io.EOF {
+		t.Fatalf("read after the data = %d, %v; want EOF", n, err)
+	}
+	// A writer that wrote nothing leaves end-of-file for the reader.
+	must(t, r.Close())
+	w, err = f.Open(RootIno, "/p", OWrite, 0)
+	must(t, err)
+	must(t, w.Close())
+	r = openFIFO(t, f, ORead)
+	if n, err := r.ReadContext(ctx, make([]byte, 4)); n != 0 || err != io.EOF {
+		t.Fatalf("read after an empty writer = %d, %v; want EOF", n, err)
+	}
+}

@@ -549,7 +549,7 @@ func (h *File) Close() error {
 	if h.pipe != nil {
 		flags := h.Flags()
 		h.pipe.detach(flags&ORead != 0, flags&OWrite != 0)
-		if n.open == 0 && n.pipe == h.pipe {
+		if n.open == 0 && n.pipe == h.pipe && !h.pipe.awaitsReader() {
 			n.pipe = nil
 		}
 	}
