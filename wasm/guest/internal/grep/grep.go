@@ -153,8 +153,7 @@ type grep struct {
 	env      *tool.Env
 	out      *bufio.Writer
 	re       *posixre.Regexp
-	lit      []byte // a string every match contains, if known
-	litExact bool   // containing lit is the whole test
+	lits     *litSet // strings one of which every match contains, if known
 	invert   bool
 	count    bool
 	list     listMode
@@ -394,9 +393,7 @@ func Main(env *tool.Env) int {
 			env.Errorf("%s", err)
 			return 2
 		}
-		if lit, exact := requiredLiteral(patterns, opts); lit != "" && strings.IndexByte(lit, g.eol) < 0 {
-			g.lit, g.litExact = []byte(lit), exact
-		}
+		g.lits = newLitSet(patterns, opts, g.eol)
 	}
 	if len(operands) == 0 {
 		if g.recurse {
@@ -583,7 +580,7 @@ func (g *grep) file(name string, r io.Reader) {
 		silent    = g.quiet || g.count || g.list != listNone || binary
 	)
 	// Selected lines printed as they are, with nothing before them.
-	plain := !silent && !g.only && !g.invert && !g.names && !g.lineNum && !g.byteOff &&
+	plain := !silent && !g.only && !g.names && !g.lineNum && !g.byteOff &&
 		g.before == 0 && g.after == 0
 	if (silent || plain) && g.re != nil && g.maxCount < 0 {
 		// Only which lines match matters: search whole buffers of lines,
@@ -629,7 +626,7 @@ func (g *grep) file(name string, r io.Reader) {
 		}
 	}
 	for selected == 0 || g.list == listNone {
-		if g.lit != nil && !g.invert && afterLeft == 0 && g.before == 0 {
+		if g.lits != nil && !g.invert && afterLeft == 0 && g.before == 0 {
 			n, off := g.skipToLiteral(br)
 			lineNo += n
 			offset += off
@@ -656,9 +653,11 @@ func (g *grep) file(name string, r io.Reader) {
 			body = body[:len(body)-1]
 		}
 		var ok bool
-		if g.lit != nil && (g.litExact || !bytes.Contains(body, g.lit)) {
-			ok = bytes.Contains(body, g.lit)
-		} else if g.re != nil {
+		switch {
+		case g.lits != nil && g.lits.index(body) < 0:
+		case g.lits != nil && g.lits.exact:
+			ok = true
+		case g.re != nil:
 			var merr error
 			ok, merr = g.re.Match(body)
 			if merr != nil {
@@ -823,45 +822,58 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 }
 
 // block searches b, whole lines each ending in g.eol, and returns how
-// many lines match and how many there are; emit prints the matching
-// lines. Where the pattern needs a literal, it looks for the literal and
+// many lines match and how many there are; emit prints the selected
+// lines (under -v, those without a match). Where the pattern needs a literal, it looks for the literal and
 // tests only the lines holding it; otherwise the automaton runs over the
 // whole buffer; lines it cannot decide are tested one by one.
 func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
-	if g.lit == nil && !emit {
+	if g.lits == nil && !emit {
 		if m, n, ok := g.re.CountLines(b, g.eol); ok {
 			return m, n, nil
 		}
+	}
+	// write prints the lines b[lo:hi] that hold a match (rejected false)
+	// or lack one (rejected true), when those are the selected ones.
+	write := func(lo, hi int, rejected bool) {
+		if emit && hi > lo && rejected == g.invert {
+			g.out.Write(b[lo:hi])
+		}
+	}
+	var lits litScan
+	if g.lits != nil {
+		lits = g.lits.scan(b)
 	}
 	pos := 0
 	for pos < len(b) {
 		var ls, le int // a line to test, le at its eol
 		switch {
-		case g.lit != nil:
-			k := bytes.Index(b[pos:], g.lit)
+		case g.lits != nil:
+			k := lits.index(pos)
 			if k < 0 {
+				write(pos, len(b), true)
 				return matched, lines + wc.CountByte(b[pos:], g.eol), nil
 			}
-			ls = pos + bytes.LastIndexByte(b[pos:pos+k], g.eol) + 1
+			ls = bytes.LastIndexByte(b[pos:k], g.eol) + pos + 1
 			lines += wc.CountByte(b[pos:ls], g.eol)
-			le = pos + k + bytes.IndexByte(b[pos+k:], g.eol)
+			write(pos, ls, true)
+			le = k + bytes.IndexByte(b[k:], g.eol)
 		default:
 			if s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol); ok {
 				lines += skipped
 				if s < 0 {
+					write(pos, len(b), true)
 					return matched, lines, nil
 				}
 				matched++
 				lines++
-				if emit {
-					g.out.Write(b[pos+s : pos+e])
-				}
+				write(pos, pos+s, true)
+				write(pos+s, pos+e, false)
 				pos += e
 				continue
 			}
 			ls, le = pos, pos+bytes.IndexByte(b[pos:], g.eol)
 		}
-		ok := g.litExact
+		ok := g.lits != nil && g.lits.exact
 		if !ok {
 			if ok, err = g.re.Match(b[ls:le]); err != nil {
 				return matched, lines, err
@@ -870,17 +882,15 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 		lines++
 		if ok {
 			matched++
-			if emit {
-				g.out.Write(b[ls : le+1])
-			}
 		}
+		write(ls, le+1, !ok)
 		pos = le + 1
 	}
 	return matched, lines, nil
 }
 
 // skipToLiteral discards the buffered whole lines that cannot match
-// because they lack g.lit, stopping at the line holding its next
+// because they lack g.lits, stopping at the line holding its next
 // occurrence (or where only a partial line is left), and returns how many
 // lines and bytes it skipped.
 func (g *grep) skipToLiteral(br *bufio.Reader) (lines, bytesSkipped int64) {
@@ -893,7 +903,7 @@ func (g *grep) skipToLiteral(br *bufio.Reader) (lines, bytesSkipped int64) {
 			continue
 		}
 		buf, _ := br.Peek(n)
-		if i := bytes.Index(buf, g.lit); i >= 0 {
+		if i := g.lits.index(buf); i >= 0 {
 			ls := bytes.LastIndexByte(buf[:i], g.eol) + 1
 			lines += int64(wc.CountByte(buf[:ls], g.eol))
 			bytesSkipped += int64(ls)
