@@ -5,8 +5,10 @@ package tr
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -435,33 +437,43 @@ func (t *tr) run(r io.Reader, out *bufio.Writer) error {
 	buf := make([]byte, 64<<10)
 	obuf := make([]byte, 64<<10)
 	last := -1
-	m, del, sq := &t.mapB, &t.delB, &t.squeezeB
+	var keep, sq [256]byte // 1 for bytes not deleted, for bytes squeezed
+	for c := range keep {
+		if !t.delB[c] {
+			keep[c] = 1
+		}
+		if t.squeezeB[c] {
+			sq[c] = 1
+		}
+	}
+	one, single := t.squeezesOne()
 	for {
 		n, err := r.Read(buf)
 		in := buf[:n]
-		o := obuf[:0]
+		var o []byte
 		switch {
 		case !t.del && !t.squeeze:
 			o = obuf[:len(in)]
-			translate(o, in, m)
+			translate(o, in, &t.mapB)
 		case !t.squeeze:
-			for _, c := range in {
-				if !del[c] {
-					o = append(o, m[c])
-				}
-			}
+			o = obuf[:deleteBytes(obuf, in, &t.mapB, &keep)]
+		case single:
+			o, last = squeezeByte(obuf[:0], in, one, last)
 		default:
+			o = obuf[:len(in)]
+			j := 0
 			for _, c := range in {
-				if t.del && del[c] {
-					continue
+				// Write every byte; keep it by moving on. A squeezed
+				// byte equals last, so last may take each byte kept
+				// or not.
+				c2 := t.mapB[c]
+				o[j] = c2
+				if keep[c] != 0 && (sq[c2] == 0 || int(c2) != last) {
+					j++
+					last = int(c2)
 				}
-				c = m[c]
-				if sq[c] && int(c) == last {
-					continue
-				}
-				last = int(c)
-				o = append(o, c)
 			}
+			o = o[:j]
 		}
 		if _, werr := out.Write(o); werr != nil {
 			return writeErr{werr}
@@ -473,6 +485,103 @@ func (t *tr) run(r io.Reader, out *bufio.Writer) error {
 			return err
 		}
 	}
+}
+
+// squeezesOne reports the one byte squeezed when that is all t does
+// (tr -s ' '), so that the runs between its repeats can be copied whole.
+func (t *tr) squeezesOne() (c byte, ok bool) {
+	if t.del {
+		return 0, false
+	}
+	n := 0
+	for i := range 256 {
+		if t.mapB[i] != byte(i) {
+			return 0, false
+		}
+		if t.squeezeB[i] {
+			c, n = byte(i), n+1
+		}
+	}
+	return c, n == 1
+}
+
+// squeezeByte appends in to o with each run of c made one c; last is the
+// byte written before in (-1 for none), and the new last is returned.
+// Text without a repeated c is copied as it is.
+func squeezeByte(o, in []byte, c byte, last int) ([]byte, int) {
+	for len(in) > 0 {
+		i := nextRepeat(in, c, last == int(c))
+		if i < 0 {
+			o = append(o, in...)
+			last = int(in[len(in)-1])
+			break
+		}
+		o = append(o, in[:i]...)
+		for i < len(in) && in[i] == c {
+			i++
+		}
+		in, last = in[i:], int(c)
+	}
+	return o, last
+}
+
+// nextRepeat returns the index of the first c in b that follows another
+// c (or, at 0, follows a c before b when prev is set), or -1. It tests
+// eight bytes a step: a byte's high bit in t is set exactly where the
+// byte is c, and t<<8 carries each flag to the byte after it.
+func nextRepeat(b []byte, c byte, prev bool) int {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	pat := uint64(c) * 0x0101010101010101
+	var carry uint64
+	if prev {
+		carry = 0x80
+	}
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:]) ^ pat
+		t := ^((x&low7 + low7) | x | low7)
+		if p := t & (t<<8 | carry); p != 0 {
+			return i + bits.TrailingZeros64(p)>>3
+		}
+		carry = t >> 56
+	}
+	for ; i < len(b); i++ {
+		if b[i] == c {
+			if carry != 0 {
+				return i
+			}
+			carry = 0x80
+		} else {
+			carry = 0
+		}
+	}
+	return -1
+}
+
+// deleteBytes writes to dst the bytes of src that keep marks, each mapped
+// through m, and returns how many: every byte is written and the kept
+// ones are moved past, four a step, with no branch per byte.
+func deleteBytes(dst, src []byte, m *[256]byte, keep *[256]byte) int {
+	dst = dst[:len(src)]
+	j := 0
+	for len(src) >= 4 {
+		s := src[:4:4]
+		c0, c1, c2, c3 := s[0], s[1], s[2], s[3]
+		dst[j] = m[c0]
+		j += int(keep[c0])
+		dst[j] = m[c1]
+		j += int(keep[c1])
+		dst[j] = m[c2]
+		j += int(keep[c2])
+		dst[j] = m[c3]
+		j += int(keep[c3])
+		src = src[4:]
+	}
+	for _, c := range src {
+		dst[j] = m[c]
+		j += int(keep[c])
+	}
+	return j
 }
 
 // translate sets dst[i] to m[src[i]], eight bytes a step: under wasm the
