@@ -335,6 +335,8 @@ var diffCases = []difftest.Case{
 	{Script: "uniq -dc uq"},
 	{Script: "uniq nope", Stderr: true},
 	{Script: "uniq -f x f3", Stderr: true},
+	{Script: "seq 200000 | cut -c1-3 | sort | uniq -c | sha1sum"},
+	{Script: "(seq 100000; seq 100000) | cut -c2-4 | uniq -cd | tail -5"},
 	// cut
 	{Script: "cut -d, -f2 csv"},
 	{Script: "cut -d, -f1,3 csv"},
