@@ -18,8 +18,8 @@ type splitter struct {
 type splitPart struct {
 	set      *[256]bool // the ASCII bytes it matches (none past ASCII)
 	min, max int        // how many times (max < 0: no limit)
-	groups   []int      // the groups that open before it
-	closes   []int      // the groups that close after it
+	open     int        // the group that opens before it, or 0
+	close    int        // the group that closes after it, or 0
 }
 
 // newSplitter returns the splitter of t, or nil if t is not of its shape.
@@ -79,9 +79,8 @@ func (sp *splitter) add(n *node, icase, uni bool) bool {
 		if len(sp.parts) == first {
 			return false // an empty group: nothing to hang it on
 		}
-		sp.parts[first].groups = append(sp.parts[first].groups, n.n)
-		last := &sp.parts[len(sp.parts)-1]
-		last.closes = append(last.closes, n.n)
+		sp.parts[first].open = n.n // groups do not nest here: one each
+		sp.parts[len(sp.parts)-1].close = n.n
 		return true
 	case kRepeat:
 		set := byteSet(n.subs[0], icase, uni)
@@ -131,9 +130,10 @@ func byteSet(n *node, icase, uni bool) *[256]bool {
 func (sp *splitter) groups(b []byte, s, e int, caps []int) bool {
 	m := b[s:e] // a byte past ASCII stops every part: the pass fails
 	pos := 0
-	for _, p := range sp.parts {
-		for _, g := range p.groups {
-			caps[2*g] = s + pos
+	for i := range sp.parts {
+		p := &sp.parts[i]
+		if p.open > 0 {
+			caps[2*p.open] = s + pos
 		}
 		n := 0
 		for pos < len(m) && (p.max < 0 || n < p.max) && p.set[m[pos]] {
@@ -143,8 +143,8 @@ func (sp *splitter) groups(b []byte, s, e int, caps []int) bool {
 		if n < p.min {
 			return false
 		}
-		for _, g := range p.closes {
-			caps[2*g+1] = s + pos
+		if p.close > 0 {
+			caps[2*p.close+1] = s + pos
 		}
 	}
 	if pos != len(m) {
