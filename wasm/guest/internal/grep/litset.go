@@ -166,8 +166,9 @@ type litScan struct {
 func (sc *litScan) index(from int) int {
 	s, b := sc.set, sc.b
 	for at := from; ; {
-		// The nearest anchor byte at or after at.
-		p, pj := len(b), -1
+		// The nearest anchor byte at or after at, p, and the next
+		// nearest of another needle, q.
+		p, q, pj := len(b), len(b), -1
 		for j := range s.nneed {
 			if sc.next[j] < at {
 				sc.next[j] = len(b)
@@ -175,28 +176,71 @@ func (sc *litScan) index(from int) int {
 					sc.next[j] = at + k
 				}
 			}
-			if sc.next[j] < p {
-				p, pj = sc.next[j], j
+			switch n := sc.next[j]; {
+			case n < p:
+				p, q, pj = n, p, j
+			case n < q:
+				q = n
 			}
 		}
 		if pj < 0 {
 			return -1
 		}
-		for _, a := range s.at[b[p]] {
-			st := p - a.off
-			if st >= from && st+len(a.lit) <= len(b) && s.equal(b[st:st+len(a.lit)], a.lit) {
+		// Try each occurrence of this needle up to q: one call a stop.
+		c := s.needles[pj]
+		for {
+			if st := s.verify(b, p, from); st >= 0 {
+				sc.next[pj] = p
 				return st
 			}
+			k := bytes.IndexByte(b[p+1:q], c)
+			if k < 0 {
+				sc.next[pj] = -1 // not before q: sought again from there
+				at = q
+				break
+			}
+			p += 1 + k
 		}
-		at = p + 1
 	}
 }
 
-// equal reports whether text holds lit, ASCII case aside under fold.
-func (s *litSet) equal(text, lit []byte) bool {
-	if !s.fold {
+// verify returns the start of a string anchored at b[p] that b holds
+// there, starting at or after from, or -1.
+func (s *litSet) verify(b []byte, p, from int) int {
+	for _, a := range s.at[b[p]] {
+		st := p - a.off
+		end := st + len(a.lit)
+		if st < from || end > len(b) {
+			continue
+		}
+		if s.fold {
+			if s.equalFold(b[st:end], a.lit) {
+				return st
+			}
+		} else if equalShort(b[st:end], a.lit) {
+			return st
+		}
+	}
+	return -1
+}
+
+// equalShort is string(text) == string(lit) for short strings, without
+// the call that costs more than the comparison under wasm.
+func equalShort(text, lit []byte) bool {
+	if len(lit) > 16 {
 		return string(text) == string(lit)
 	}
+	for i, c := range lit {
+		if text[i] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// equalFold reports whether text holds lit, lower case, ASCII case
+// aside.
+func (s *litSet) equalFold(text, lit []byte) bool {
 	for i, c := range text {
 		if c >= 'A' && c <= 'Z' {
 			c += 0x20
