@@ -543,6 +543,10 @@ var diffCases = []difftest.Case{
 	{Script: "seq 100000 | grep -v 5 | sha1sum"},
 	{Script: "seq 100000 | grep -v '[1-8]' | tail -3"},
 	{Script: "seq 100000 | grep -cE '1.*2'"},
+	{Script: "grep -vn -e the -e End words"},
+	{Script: "printf 'ab\\0cd\\0xab\\0' | grep -zcF -e ab -e x"},
+	{Script: "seq 1000 | grep -nF -e 99 -e 123 | tail -3"},
+	{Script: "seq 1000 | grep -F -A1 -e 99 -e 123 | tail -4"},
 	// ls modes and columns
 	{Script: "chmod 755 f3 && chmod 600 nums && ls -l f3 nums | awk '{print $1}'"},
 	{Script: "chmod 751 dir && ls -ld dir | awk '{print $1}'"},

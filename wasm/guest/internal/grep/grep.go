@@ -569,6 +569,11 @@ func (g *grep) file(name string, r io.Reader) {
 			return
 		}
 	}
+	if g.lits != nil && !g.lits.ready {
+		// Anchors by the byte counts of the first input's first read.
+		sample, _ := br.Peek(max(br.Buffered(), 1))
+		g.lits.prepare(sample)
+	}
 	out := g.out
 	var (
 		lineNo    int64
