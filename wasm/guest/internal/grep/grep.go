@@ -153,7 +153,8 @@ type grep struct {
 	env      *tool.Env
 	out      *bufio.Writer
 	re       *posixre.Regexp
-	lits     *litSet // strings one of which every match contains, if known
+	lit      []byte // a string every match contains, if known
+	litExact bool   // containing lit is the whole test
 	invert   bool
 	count    bool
 	list     listMode
@@ -393,7 +394,9 @@ func Main(env *tool.Env) int {
 			env.Errorf("%s", err)
 			return 2
 		}
-		g.lits = newLitSet(patterns, opts, g.eol)
+		if lit, exact := requiredLiteral(patterns, opts); lit != "" && strings.IndexByte(lit, g.eol) < 0 {
+			g.lit, g.litExact = []byte(lit), exact
+		}
 	}
 	if len(operands) == 0 {
 		if g.recurse {
@@ -569,11 +572,6 @@ func (g *grep) file(name string, r io.Reader) {
 			return
 		}
 	}
-	if g.lits != nil && !g.lits.ready {
-		// Anchors by the byte counts of the first input's first read.
-		sample, _ := br.Peek(max(br.Buffered(), 1))
-		g.lits.prepare(sample)
-	}
 	out := g.out
 	var (
 		lineNo    int64
@@ -631,7 +629,7 @@ func (g *grep) file(name string, r io.Reader) {
 		}
 	}
 	for selected == 0 || g.list == listNone {
-		if g.lits != nil && !g.invert && afterLeft == 0 && g.before == 0 {
+		if g.lit != nil && !g.invert && afterLeft == 0 && g.before == 0 {
 			n, off := g.skipToLiteral(br)
 			lineNo += n
 			offset += off
@@ -658,11 +656,9 @@ func (g *grep) file(name string, r io.Reader) {
 			body = body[:len(body)-1]
 		}
 		var ok bool
-		switch {
-		case g.lits != nil && g.lits.index(body) < 0:
-		case g.lits != nil && g.lits.exact:
-			ok = true
-		case g.re != nil:
+		if g.lit != nil && (g.litExact || !bytes.Contains(body, g.lit)) {
+			ok = bytes.Contains(body, g.lit)
+		} else if g.re != nil {
 			var merr error
 			ok, merr = g.re.Match(body)
 			if merr != nil {
@@ -832,7 +828,7 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 // tests only the lines holding it; otherwise the automaton runs over the
 // whole buffer; lines it cannot decide are tested one by one.
 func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
-	if g.lits == nil && !emit {
+	if g.lit == nil && !emit {
 		if m, n, ok := g.re.CountLines(b, g.eol); ok {
 			return m, n, nil
 		}
@@ -844,24 +840,20 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 			g.out.Write(b[lo:hi])
 		}
 	}
-	var lits litScan
-	if g.lits != nil {
-		lits = g.lits.scan(b)
-	}
 	pos := 0
 	for pos < len(b) {
 		var ls, le int // a line to test, le at its eol
 		switch {
-		case g.lits != nil:
-			k := lits.index(pos)
+		case g.lit != nil:
+			k := bytes.Index(b[pos:], g.lit)
 			if k < 0 {
 				write(pos, len(b), true)
 				return matched, lines + wc.CountByte(b[pos:], g.eol), nil
 			}
-			ls = bytes.LastIndexByte(b[pos:k], g.eol) + pos + 1
+			ls = pos + bytes.LastIndexByte(b[pos:pos+k], g.eol) + 1
 			lines += wc.CountByte(b[pos:ls], g.eol)
 			write(pos, ls, true)
-			le = k + bytes.IndexByte(b[k:], g.eol)
+			le = pos + k + bytes.IndexByte(b[pos+k:], g.eol)
 		default:
 			if s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol); ok {
 				lines += skipped
@@ -878,7 +870,7 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 			}
 			ls, le = pos, pos+bytes.IndexByte(b[pos:], g.eol)
 		}
-		ok := g.lits != nil && g.lits.exact
+		ok := g.litExact
 		if !ok {
 			if ok, err = g.re.Match(b[ls:le]); err != nil {
 				return matched, lines, err
@@ -895,7 +887,7 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 }
 
 // skipToLiteral discards the buffered whole lines that cannot match
-// because they lack g.lits, stopping at the line holding its next
+// because they lack g.lit, stopping at the line holding its next
 // occurrence (or where only a partial line is left), and returns how many
 // lines and bytes it skipped.
 func (g *grep) skipToLiteral(br *bufio.Reader) (lines, bytesSkipped int64) {
@@ -908,7 +900,7 @@ func (g *grep) skipToLiteral(br *bufio.Reader) (lines, bytesSkipped int64) {
 			continue
 		}
 		buf, _ := br.Peek(n)
-		if i := g.lits.index(buf); i >= 0 {
+		if i := bytes.Index(buf, g.lit); i >= 0 {
 			ls := bytes.LastIndexByte(buf[:i], g.eol) + 1
 			lines += int64(wc.CountByte(buf[:ls], g.eol))
 			bytesSkipped += int64(ls)
