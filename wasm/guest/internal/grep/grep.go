@@ -845,7 +845,7 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 		var ls, le int // a line to test, le at its eol
 		switch {
 		case g.lit != nil:
-			k := bytes.Index(b[pos:], g.lit)
+			k := wc.Index(b[pos:], g.lit)
 			if k < 0 {
 				write(pos, len(b), true)
 				return matched, lines + wc.CountByte(b[pos:], g.eol), nil
@@ -900,7 +900,7 @@ func (g *grep) skipToLiteral(br *bufio.Reader) (lines, bytesSkipped int64) {
 			continue
 		}
 		buf, _ := br.Peek(n)
-		if i := bytes.Index(buf, g.lit); i >= 0 {
+		if i := wc.Index(buf, g.lit); i >= 0 {
 			ls := bytes.LastIndexByte(buf[:i], g.eol) + 1
 			lines += int64(wc.CountByte(buf[:ls], g.eol))
 			bytesSkipped += int64(ls)
