@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 var spec = tool.Spec{
@@ -243,7 +244,7 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 				continue
 			}
 			for lines := buf[:end]; len(lines) > 0; {
-				i := bytes.IndexByte(lines, u.delim)
+				i := wc.IndexByte(lines, u.delim)
 				line := lines[:i]
 				lines = lines[i+1:]
 				if have && u.equal(prev, line) {
