@@ -845,15 +845,19 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 		var ls, le int // a line to test, le at its eol
 		switch {
 		case g.lit != nil:
+			// Lines are counted once, at the end; a line's start is
+			// sought only if it is printed or tested.
 			k := wc.Index(b[pos:], g.lit)
 			if k < 0 {
 				write(pos, len(b), true)
-				return matched, lines + wc.CountByte(b[pos:], g.eol), nil
+				return matched, wc.CountByte(b, g.eol), nil
 			}
-			ls = pos + bytes.LastIndexByte(b[pos:pos+k], g.eol) + 1
-			lines += wc.CountByte(b[pos:ls], g.eol)
-			write(pos, ls, true)
-			le = pos + k + bytes.IndexByte(b[pos+k:], g.eol)
+			k += pos
+			le = k + wc.IndexByte(b[k:], g.eol)
+			if emit || !g.litExact {
+				ls = bytes.LastIndexByte(b[pos:k], g.eol) + pos + 1
+				write(pos, ls, true)
+			}
 		default:
 			if s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol); ok {
 				lines += skipped
@@ -882,6 +886,9 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 		}
 		write(ls, le+1, !ok)
 		pos = le + 1
+	}
+	if g.lit != nil {
+		lines = wc.CountByte(b, g.eol)
 	}
 	return matched, lines, nil
 }
