@@ -410,6 +410,9 @@ func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
 // set). ok is false, with nothing counted, when the automaton cannot
 // tell.
 func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
+	if d.eolRestart && !d.failed && !d.states[d.start[0]].match {
+		return d.countMatches(b, eol)
+	}
 	for len(b) > 0 {
 		start, end, skipped, ok := d.firstLine(b, eol)
 		if !ok {
@@ -422,6 +425,37 @@ func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
 		matched++
 		lines++
 		b = b[end:]
+	}
+	return matched, lines, true
+}
+
+// countMatches is countLines for an automaton whose line ends lead back
+// to its start: it counts the lines once, and after each match goes on
+// from the next line.
+func (d *dfa) countMatches(b []byte, eol byte) (matched, lines int, ok bool) {
+	lines = wc.CountByte(b, eol)
+	if len(b) > 0 && b[len(b)-1] != eol {
+		lines++
+	}
+	begin := d.start[0]
+	i, pos := begin, 0
+	for pos < len(b) {
+		row, n := scan(d.trans, i<<8, b[pos:])
+		i, pos = row>>8, pos+n
+		if pos >= len(b) {
+			break
+		}
+		t := d.next(i, b[pos])
+		if t == unbuilt {
+			return 0, 0, false
+		}
+		if t < 0 {
+			matched++
+			i, pos = begin, lineEnd(b, pos+1, eol)
+			continue
+		}
+		i = t >> 8
+		pos++
 	}
 	return matched, lines, true
 }
@@ -506,7 +540,7 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 // lineEnd returns the end of the line holding b[from-1]: past the next
 // eol at or after from, or len(b).
 func lineEnd(b []byte, from int, eol byte) int {
-	if k := bytes.IndexByte(b[from:], eol); k >= 0 {
+	if k := wc.IndexByte(b[from:], eol); k >= 0 {
 		return from + k + 1
 	}
 	return len(b)
