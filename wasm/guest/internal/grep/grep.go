@@ -824,9 +824,10 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 
 // block searches b, whole lines each ending in g.eol, and returns how
 // many lines match and how many there are; emit prints the selected
-// lines (under -v, those without a match). Where the pattern needs a literal, it looks for the literal and
-// tests only the lines holding it; otherwise the automaton runs over the
-// whole buffer; lines it cannot decide are tested one by one.
+// lines (under -v, those without a match). Where the pattern needs a
+// literal, it looks for the literal and tests only the lines holding it;
+// otherwise the automaton runs over the whole buffer; lines it cannot
+// decide are tested one by one.
 func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 	if g.lit == nil && !emit {
 		if m, n, ok := g.re.CountLines(b, g.eol); ok {

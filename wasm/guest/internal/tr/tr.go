@@ -561,7 +561,7 @@ func nextRepeat(b []byte, c byte, prev bool) int {
 // deleteBytes writes to dst the bytes of src that keep marks, each mapped
 // through m, and returns how many: every byte is written and the kept
 // ones are moved past, four a step, with no branch per byte.
-func deleteBytes(dst, src []byte, m *[256]byte, keep *[256]byte) int {
+func deleteBytes(dst, src []byte, m, keep *[256]byte) int {
 	dst = dst[:len(src)]
 	j := 0
 	for len(src) >= 4 {

@@ -199,8 +199,9 @@ func (u *uniq) equal(a, b []byte) bool {
 
 func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 	br := bufio.NewReaderSize(r, 64<<10)
-	lr := tool.NewLineReader(br, u.delim) // reads through br
-	var prev []byte                       // the first line of the current group, copied
+	// The line reader reads through br (bufio keeps a big enough reader).
+	lr := tool.NewLineReader(br, u.delim)
+	var prev []byte // the first line of the current group, copied
 	have := false
 	var n int64
 	groups := 0
