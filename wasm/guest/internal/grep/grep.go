@@ -583,7 +583,7 @@ func (g *grep) file(name string, r io.Reader) {
 		silent    = g.quiet || g.count || g.list != listNone || binary
 	)
 	// Selected lines printed as they are, with nothing before them.
-	plain := !silent && !g.only && !g.invert && !g.names && !g.lineNum && !g.byteOff &&
+	plain := !silent && !g.only && !g.names && !g.lineNum && !g.byteOff &&
 		g.before == 0 && g.after == 0
 	if (silent || plain) && g.re != nil && g.maxCount < 0 {
 		// Only which lines match matters: search whole buffers of lines,
@@ -823,14 +823,22 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 }
 
 // block searches b, whole lines each ending in g.eol, and returns how
-// many lines match and how many there are; emit prints the matching
-// lines. Where the pattern needs a literal, it looks for the literal and
-// tests only the lines holding it; otherwise the automaton runs over the
-// whole buffer; lines it cannot decide are tested one by one.
+// many lines match and how many there are; emit prints the selected
+// lines (under -v, those without a match). Where the pattern needs a
+// literal, it looks for the literal and tests only the lines holding it;
+// otherwise the automaton runs over the whole buffer; lines it cannot
+// decide are tested one by one.
 func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 	if g.lit == nil && !emit {
 		if m, n, ok := g.re.CountLines(b, g.eol); ok {
 			return m, n, nil
+		}
+	}
+	// write prints the lines b[lo:hi] that hold a match (rejected false)
+	// or lack one (rejected true), when those are the selected ones.
+	write := func(lo, hi int, rejected bool) {
+		if emit && hi > lo && rejected == g.invert {
+			g.out.Write(b[lo:hi])
 		}
 	}
 	pos := 0
@@ -838,24 +846,30 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 		var ls, le int // a line to test, le at its eol
 		switch {
 		case g.lit != nil:
-			k := bytes.Index(b[pos:], g.lit)
+			// Lines are counted once, at the end; a line's start is
+			// sought only if it is printed or tested.
+			k := wc.Index(b[pos:], g.lit)
 			if k < 0 {
-				return matched, lines + wc.CountByte(b[pos:], g.eol), nil
+				write(pos, len(b), true)
+				return matched, wc.CountByte(b, g.eol), nil
 			}
-			ls = pos + bytes.LastIndexByte(b[pos:pos+k], g.eol) + 1
-			lines += wc.CountByte(b[pos:ls], g.eol)
-			le = pos + k + bytes.IndexByte(b[pos+k:], g.eol)
+			k += pos
+			le = k + wc.IndexByte(b[k:], g.eol)
+			if emit || !g.litExact {
+				ls = bytes.LastIndexByte(b[pos:k], g.eol) + pos + 1
+				write(pos, ls, true)
+			}
 		default:
 			if s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol); ok {
 				lines += skipped
 				if s < 0 {
+					write(pos, len(b), true)
 					return matched, lines, nil
 				}
 				matched++
 				lines++
-				if emit {
-					g.out.Write(b[pos+s : pos+e])
-				}
+				write(pos, pos+s, true)
+				write(pos+s, pos+e, false)
 				pos += e
 				continue
 			}
@@ -870,11 +884,12 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 		lines++
 		if ok {
 			matched++
-			if emit {
-				g.out.Write(b[ls : le+1])
-			}
 		}
+		write(ls, le+1, !ok)
 		pos = le + 1
+	}
+	if g.lit != nil {
+		lines = wc.CountByte(b, g.eol)
 	}
 	return matched, lines, nil
 }
@@ -893,7 +908,7 @@ func (g *grep) skipToLiteral(br *bufio.Reader) (lines, bytesSkipped int64) {
 			continue
 		}
 		buf, _ := br.Peek(n)
-		if i := bytes.Index(buf, g.lit); i >= 0 {
+		if i := wc.Index(buf, g.lit); i >= 0 {
 			ls := bytes.LastIndexByte(buf[:i], g.eol) + 1
 			lines += int64(wc.CountByte(buf[:ls], g.eol))
 			bytesSkipped += int64(ls)

@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
@@ -280,29 +281,34 @@ func (d *dfa) endMatch(i int32, atStart bool) bool {
 // a state that has matched. Four bytes a step: under wasm the loop's
 // overhead outweighs the lookups.
 func scan(t []int32, row int32, b []byte) (int32, int) {
+	// Rows are whole and bytes below 256, so every entry read is in t:
+	// unchecked loads spare a branch, and under the sandbox's fuel
+	// metering a basic block, per byte.
+	tp := unsafe.Pointer(unsafe.SliceData(t))
+	at := func(i int32) int32 { return *(*int32)(unsafe.Add(tp, uintptr(i)*4)) }
 	n := 0
 	for len(b) >= 4 {
 		_ = b[3]
-		j1 := t[row|int32(b[0])]
+		j1 := at(row | int32(b[0]))
 		if j1 < 0 {
 			return row, n
 		}
-		j2 := t[j1|int32(b[1])]
+		j2 := at(j1 | int32(b[1]))
 		if j2 < 0 {
 			return j1, n + 1
 		}
-		j3 := t[j2|int32(b[2])]
+		j3 := at(j2 | int32(b[2]))
 		if j3 < 0 {
 			return j2, n + 2
 		}
-		j4 := t[j3|int32(b[3])]
+		j4 := at(j3 | int32(b[3]))
 		if j4 < 0 {
 			return j3, n + 3
 		}
 		row, n, b = j4, n+4, b[4:]
 	}
 	for _, c := range b {
-		j := t[row|int32(c)]
+		j := at(row | int32(c))
 		if j < 0 {
 			return row, n
 		}
@@ -404,6 +410,9 @@ func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
 // set). ok is false, with nothing counted, when the automaton cannot
 // tell.
 func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
+	if d.eolRestart && !d.failed && !d.states[d.start[0]].match {
+		return d.countMatches(b, eol)
+	}
 	for len(b) > 0 {
 		start, end, skipped, ok := d.firstLine(b, eol)
 		if !ok {
@@ -416,6 +425,37 @@ func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
 		matched++
 		lines++
 		b = b[end:]
+	}
+	return matched, lines, true
+}
+
+// countMatches is countLines for an automaton whose line ends lead back
+// to its start: it counts the lines once, and after each match goes on
+// from the next line.
+func (d *dfa) countMatches(b []byte, eol byte) (matched, lines int, ok bool) {
+	lines = wc.CountByte(b, eol)
+	if len(b) > 0 && b[len(b)-1] != eol {
+		lines++
+	}
+	begin := d.start[0]
+	i, pos := begin, 0
+	for pos < len(b) {
+		row, n := scan(d.trans, i<<8, b[pos:])
+		i, pos = row>>8, pos+n
+		if pos >= len(b) {
+			break
+		}
+		t := d.next(i, b[pos])
+		if t == unbuilt {
+			return 0, 0, false
+		}
+		if t < 0 {
+			matched++
+			i, pos = begin, lineEnd(b, pos+1, eol)
+			continue
+		}
+		i = t >> 8
+		pos++
 	}
 	return matched, lines, true
 }
@@ -500,7 +540,7 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 // lineEnd returns the end of the line holding b[from-1]: past the next
 // eol at or after from, or len(b).
 func lineEnd(b []byte, from int, eol byte) int {
-	if k := bytes.IndexByte(b[from:], eol); k >= 0 {
+	if k := wc.IndexByte(b[from:], eol); k >= 0 {
 		return from + k + 1
 	}
 	return len(b)

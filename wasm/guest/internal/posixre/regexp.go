@@ -58,8 +58,11 @@ type Regexp struct {
 	adfa  *dfa           // anchored automaton: the longest match at a start
 	ldfa  *dfa           // automaton of CountLines, blind to line ends
 	capRe *regexp.Regexp // re anchored at both ends, for the groups of a located match
-	caps  []int          // scratch
-	bt    matcher        // reused by the backtracking matcher
+	split *splitter      // or this, for patterns of its shape
+	// splitTried: split has been made, or found not to apply.
+	splitTried bool
+	caps       []int   // scratch
+	bt         matcher // reused by the backtracking matcher
 }
 
 // Compile compiles patterns under opts.

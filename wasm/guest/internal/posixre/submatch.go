@@ -172,13 +172,20 @@ func (r *Regexp) locate(b []byte, from int) (s, e int, ok bool) {
 	return -1, -1, true
 }
 
-// groups fills caps for the match [s, e): Go's regexp, anchored at both
-// ends, runs on the match alone, which is exact when the pattern has no
-// anchor or word boundary to look past it. It reports false when it
-// cannot be used.
+// groups fills caps for the match [s, e): the splitter where the pattern
+// has its shape, else Go's regexp, anchored at both ends, on the match
+// alone, which is exact when the pattern has no anchor or word boundary
+// to look past it. It reports false when neither can be used.
 func (r *Regexp) groups(b []byte, s, e int, caps []int) bool {
 	if r.ngrp[0] == 0 {
 		caps[0], caps[1] = s, e
+		return true
+	}
+	if !r.splitTried {
+		r.splitTried = true
+		r.split = newSplitter(r.trees[0], r.ngrp[0], r.opts.IgnoreCase, r.opts.Sed)
+	}
+	if r.split != nil && r.split.groups(b, s, e, caps) {
 		return true
 	}
 	if r.capRe == nil {

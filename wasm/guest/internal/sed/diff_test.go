@@ -59,6 +59,13 @@ var diffCases = []diffCase{
 	{args: []string{`s/\(h\)\(e\)/\2\1/`}, stdin: "hello\n"},
 	{args: []string{"-E", `s/(\w+) (\w+)/\2 \1/`}, stdin: "hello world\n"},
 	{args: []string{"-r", `s/([0-9]+)/<\1>/g`}, stdin: "a1b22c333\n"},
+	// groups split in one pass (posixre's splitter), and where it declines
+	{args: []string{"-E", `s/([0-9]+)-([0-9]+)-([0-9]+)/\3.\2.\1/`}, stdin: "2024-08-07 x\nno date\n1-2-3-4\n12-é-3\n"},
+	{args: []string{"-E", `s/^([^,]*),([^,]*)/\2,\1/`}, stdin: "name,age,city\nann,31\n,\nçà,là,x\n"},
+	{args: []string{"-E", `s/([0-9]+)-/<\1>/g`}, stdin: "1-22-333-x-\n"},
+	{args: []string{"-E", `s/([a-c]{1,2})(b)/[\1|\2]/g`}, stdin: "abb cb ab b\n"},
+	{args: []string{"-E", `s/(X+)([0-9]*)$/\2\1/I`}, stdin: "axx12\nX\n"},
+	{args: []string{`s/\([a-z]*\) \([0-9][0-9]*\)/\2 \1/`}, stdin: "north 14282 P9S2\n 5\n"},
 	{args: []string{`s/[0-9]\{2,\}/N/g`}, stdin: "1 22 333\n"},
 	{args: []string{`s/o\+/0/g`}, stdin: "foo boo\n"},
 	{args: []string{`s/colou\?r/C/g`}, stdin: "color colour\n"},

@@ -5,11 +5,14 @@ package tr
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
 )
@@ -435,33 +438,43 @@ func (t *tr) run(r io.Reader, out *bufio.Writer) error {
 	buf := make([]byte, 64<<10)
 	obuf := make([]byte, 64<<10)
 	last := -1
-	m, del, sq := &t.mapB, &t.delB, &t.squeezeB
+	var keep, sq [256]byte // 1 for bytes not deleted, for bytes squeezed
+	for c := range keep {
+		if !t.delB[c] {
+			keep[c] = 1
+		}
+		if t.squeezeB[c] {
+			sq[c] = 1
+		}
+	}
+	one, single := t.squeezesOne()
 	for {
 		n, err := r.Read(buf)
 		in := buf[:n]
-		o := obuf[:0]
+		var o []byte
 		switch {
 		case !t.del && !t.squeeze:
 			o = obuf[:len(in)]
-			translate(o, in, m)
+			translate(o, in, &t.mapB)
 		case !t.squeeze:
-			for _, c := range in {
-				if !del[c] {
-					o = append(o, m[c])
-				}
-			}
+			o = obuf[:deleteBytes(obuf, in, &t.mapB, &keep)]
+		case single:
+			o, last = squeezeByte(obuf[:0], in, one, last)
 		default:
+			o = obuf[:len(in)]
+			j := 0
 			for _, c := range in {
-				if t.del && del[c] {
-					continue
+				// Write every byte; keep it by moving on. A squeezed
+				// byte equals last, so last may take each byte kept
+				// or not.
+				c2 := t.mapB[c]
+				o[j] = c2
+				if keep[c] != 0 && (sq[c2] == 0 || int(c2) != last) {
+					j++
+					last = int(c2)
 				}
-				c = m[c]
-				if sq[c] && int(c) == last {
-					continue
-				}
-				last = int(c)
-				o = append(o, c)
 			}
+			o = o[:j]
 		}
 		if _, werr := out.Write(o); werr != nil {
 			return writeErr{werr}
@@ -473,6 +486,114 @@ func (t *tr) run(r io.Reader, out *bufio.Writer) error {
 			return err
 		}
 	}
+}
+
+// squeezesOne reports the one byte squeezed when that is all t does
+// (tr -s ' '), so that the runs between its repeats can be copied whole.
+func (t *tr) squeezesOne() (c byte, ok bool) {
+	if t.del {
+		return 0, false
+	}
+	n := 0
+	for i := range 256 {
+		if t.mapB[i] != byte(i) {
+			return 0, false
+		}
+		if t.squeezeB[i] {
+			c, n = byte(i), n+1
+		}
+	}
+	return c, n == 1
+}
+
+// squeezeByte appends in to o with each run of c made one c; last is the
+// byte written before in (-1 for none), and the new last is returned.
+// Text without a repeated c is copied as it is.
+func squeezeByte(o, in []byte, c byte, last int) ([]byte, int) {
+	for len(in) > 0 {
+		i := nextRepeat(in, c, last == int(c))
+		if i < 0 {
+			o = append(o, in...)
+			last = int(in[len(in)-1])
+			break
+		}
+		o = append(o, in[:i]...)
+		for i < len(in) && in[i] == c {
+			i++
+		}
+		in, last = in[i:], int(c)
+	}
+	return o, last
+}
+
+// nextRepeat returns the index of the first c in b that follows another
+// c (or, at 0, follows a c before b when prev is set), or -1. It tests
+// eight bytes a step: a byte's high bit in t is set exactly where the
+// byte is c, and t<<8 carries each flag to the byte after it.
+func nextRepeat(b []byte, c byte, prev bool) int {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	pat := uint64(c) * 0x0101010101010101
+	var carry uint64
+	if prev {
+		carry = 0x80
+	}
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:]) ^ pat
+		t := ^((x&low7 + low7) | x | low7)
+		if p := t & (t<<8 | carry); p != 0 {
+			return i + bits.TrailingZeros64(p)>>3
+		}
+		carry = t >> 56
+	}
+	for ; i < len(b); i++ {
+		if b[i] == c {
+			if carry != 0 {
+				return i
+			}
+			carry = 0x80
+		} else {
+			carry = 0
+		}
+	}
+	return -1
+}
+
+// deleteBytes writes to dst the bytes of src that keep marks, each mapped
+// through m, and returns how many: every byte is written and the kept
+// ones are moved past, eight a step, with no branch per byte. The writes
+// are unchecked: the count written never passes the count read, and dst
+// is as long as src.
+func deleteBytes(dst, src []byte, m, keep *[256]byte) int {
+	dst = dst[:len(src)]
+	d := unsafe.Pointer(unsafe.SliceData(dst))
+	put := func(j int, c byte) { *(*byte)(unsafe.Add(d, j)) = c }
+	j := 0
+	for len(src) >= 8 {
+		s := src[:8:8]
+		put(j, m[s[0]])
+		j += int(keep[s[0]])
+		put(j, m[s[1]])
+		j += int(keep[s[1]])
+		put(j, m[s[2]])
+		j += int(keep[s[2]])
+		put(j, m[s[3]])
+		j += int(keep[s[3]])
+		put(j, m[s[4]])
+		j += int(keep[s[4]])
+		put(j, m[s[5]])
+		j += int(keep[s[5]])
+		put(j, m[s[6]])
+		j += int(keep[s[6]])
+		put(j, m[s[7]])
+		j += int(keep[s[7]])
+		src = src[8:]
+	}
+	for _, c := range src {
+		dst[j] = m[c]
+		j += int(keep[c])
+	}
+	return j
 }
 
 // translate sets dst[i] to m[src[i]], eight bytes a step: under wasm the

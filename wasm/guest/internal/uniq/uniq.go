@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 var spec = tool.Spec{
@@ -197,7 +198,9 @@ func (u *uniq) equal(a, b []byte) bool {
 }
 
 func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
-	lr := tool.NewLineReader(r, u.delim)
+	br := bufio.NewReaderSize(r, 64<<10)
+	// The line reader reads through br (bufio keeps a big enough reader).
+	lr := tool.NewLineReader(br, u.delim)
 	var prev []byte // the first line of the current group, copied
 	have := false
 	var n int64
@@ -220,6 +223,42 @@ func (u *uniq) run(r io.Reader, out *bufio.Writer) error {
 			}
 			b = append(b, prev...)
 			out.Write(append(b, u.delim))
+		}
+	}
+	if !u.all && u.group == "" {
+		// One line out per group at most: compare the lines of whole
+		// buffers in place, copying a group's first line only when a
+		// buffer ends inside its group. What is left (a last line
+		// without its end, a line longer than the buffer) goes to the
+		// loop below.
+		var held []byte
+		for {
+			buf, err := br.Peek(max(br.Buffered(), 1))
+			end := bytes.LastIndexByte(buf, u.delim) + 1
+			if end == 0 {
+				if err != nil || len(buf) >= br.Size() {
+					break
+				}
+				if _, err := br.Peek(len(buf) + 1); err != nil {
+					break
+				}
+				continue
+			}
+			for lines := buf[:end]; len(lines) > 0; {
+				i := wc.IndexByte(lines, u.delim)
+				line := lines[:i]
+				lines = lines[i+1:]
+				if have && u.equal(prev, line) {
+					n++
+					continue
+				}
+				flush()
+				prev, n, have = line, 1, true
+			}
+			// prev may lie in buf, which the next read overwrites.
+			held = append(held[:0], prev...)
+			prev = held
+			br.Discard(end)
 		}
 	}
 	for {
