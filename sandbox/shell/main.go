@@ -4,7 +4,68 @@ import (
 	"context"
 	"io"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
+
+// stdinScript is a script the shell reads from a file on its standard
+// input, which it shares with the commands it runs.
+type stdinScript struct {
+	f *vfs.File
+	// text is the script from file offset base on, after pad newlines
+	// that stand for the lines the shell already read, so that $LINENO
+	// counts on.
+	text string
+	base int64
+	pad  int
+	// expect is where consumed left the offset for the running command:
+	// a command that read on from there moved it, and the shell reads
+	// its next command from where that command stopped.
+	expect int64
+}
+
+// consumed puts the file's offset after the line where st ends (and after
+// any here-document it reads), as bash leaves it once it has read the
+// command st.
+func (s *stdinScript) consumed(st *syntax.Stmt) {
+	end := int(st.End().Offset())
+	syntax.Walk(st, func(n syntax.Node) bool {
+		if rd, ok := n.(*syntax.Redirect); ok && rd.Hdoc != nil {
+			end = max(end, int(rd.Hdoc.End().Offset()))
+		}
+		return true
+	})
+	end = min(end, len(s.text))
+	if i := strings.IndexByte(s.text[end:], '\n'); i >= 0 {
+		end += i + 1
+	} else {
+		end = len(s.text)
+	}
+	s.expect = s.base + int64(end-s.pad)
+	_, _ = s.f.Seek(s.expect, io.SeekStart)
+}
+
+// moved reports whether the command just run read from the script's file
+// (or seeked it), and if so, reads the rest of the script from where it
+// left the offset, which becomes the text the shell runs on with.
+func (s *stdinScript) moved(limit int) (rest string, ok bool) {
+	off, err := s.f.Seek(0, io.SeekCurrent)
+	if err != nil || off == s.expect {
+		return "", false
+	}
+	// $LINENO counts the lines the shell read, not those others read.
+	lines := s.pad
+	if k := s.expect - s.base; k >= 0 && k <= int64(len(s.text)-s.pad) {
+		lines += strings.Count(s.text[s.pad:s.pad+int(k)], "\n")
+	}
+	b, _ := io.ReadAll(io.LimitReader(s.f, int64(limit)))
+	_, _ = s.f.Seek(off, io.SeekStart)
+	s.base, s.pad, s.expect = off, lines, off
+	s.text = strings.Repeat("\n", lines) + string(b)
+	return s.text, true
+}
 
 // Main runs the shell as the program `bash ARGS...` would run: options
 // (-c, -e, -u, -x, -o NAME, --posix, ...), then a -c string with $0 and
@@ -95,6 +156,17 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 		if stdin == nil {
 			return 0
 		}
+		// bash reads a script on standard input a command at a time,
+		// so the commands it runs read on from where the script's
+		// current command ends. From a file, the whole script is read
+		// here and the offset put back after each command (stdinScript).
+		base := int64(-1)
+		f, seekable := stdin.(*vfs.File)
+		if seekable {
+			if off, err := f.Seek(0, io.SeekCurrent); err == nil {
+				base = off
+			}
+		}
 		b, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
 		if err != nil {
 			return 1
@@ -102,6 +174,10 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 		if len(b) > limit {
 			r.writeErr(name + ": script on standard input is larger than the output limit\n")
 			return 1
+		}
+		if base >= 0 {
+			r.stdinScript = &stdinScript{f: f, base: base, text: string(b), expect: base}
+			defer func() { r.stdinScript = nil }()
 		}
 		return r.Run(ctx, string(b), "")
 	}

@@ -127,6 +127,7 @@ func (r *Interp) runSource(src, name string) {
 	if err == nil {
 		file.aliasesDone = true
 		skipLine, verboseLine := uint(0), uint(0)
+		restart, restartText := false, ""
 		last := f.Stmts[max(len(f.Stmts)-1, 0):]
 		r.runUnits(file, f.Stmts, func(st *syntax.Stmt) bool {
 			if r.exiting || r.returning || r.fatal != nil {
@@ -139,12 +140,25 @@ func (r *Interp) runSource(src, name string) {
 			if r.opts.verbose && st.Pos().Line() > verboseLine {
 				verboseLine = r.verboseEcho(src, st)
 			}
+			fromStdin := r.stdinScript != nil && r.stdinScript.text == src && r.depth == 0
+			if fromStdin {
+				r.stdinScript.consumed(st)
+			}
 			if r.topStmt(st) {
 				skipLine = st.End().Line()
+			}
+			if fromStdin {
+				if rest, ok := r.stdinScript.moved(r.sh.cfg.Limits.MaxStringBytes); ok {
+					restart, restartText = true, rest
+					return true
+				}
 			}
 			return false
 		})
 		r.oneShot = false
+		if restart && !r.exiting && !r.returning && r.fatal == nil {
+			r.runSource(restartText, name)
+		}
 		return
 	}
 	// What shares the error's line does not run: bash parses a line
