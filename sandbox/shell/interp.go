@@ -201,6 +201,7 @@ type Interp struct {
 	sourceDepth            int
 	umask                  uint32
 	limits                 rlimits         // ulimit's; a subshell's copy is its own
+	varFds                 []int           // fds the current command's {var} redirections opened
 	stdinScript            *stdinScript    // the script being read from standard input, if from a file
 	noFuncLookup           bool            // type -f is describing
 	disabled               map[string]bool // builtins turned off by enable -n

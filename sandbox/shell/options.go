@@ -17,6 +17,7 @@ type options struct {
 	globasciiranges, sourcepath                                             bool
 	physical, shiftVerbose                                                  bool
 	extdebug                                                                bool
+	varredirClose                                                           bool // {var} fds close after their command
 	keyword                                                                 bool // set -k
 }
 
@@ -64,6 +65,7 @@ func (o *options) shoptOptions() []namedOpt {
 		{"inherit_errexit", &o.inheritErrexit}, {"lastpipe", &o.lastpipe}, {"nocaseglob", &o.nocaseglob},
 		{"nocasematch", &o.nocasematch}, {"nullglob", &o.nullglob}, {"patsub_replacement", &o.patsubReplacement},
 		{"sourcepath", &o.sourcepath}, {"xpg_echo", &o.xpgEcho}, {"extdebug", &o.extdebug},
+		{"varredir_close", &o.varredirClose},
 	}
 	for _, n := range []string{"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash",
 		"checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41",
@@ -71,8 +73,7 @@ func (o *options) shoptOptions() []namedOpt {
 		"execfail", "extquote", "force_fignore", "gnu_errfmt",
 		"histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "interactive_comments",
 		"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
-		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars", "restricted_shell",
-		"varredir_close"} {
+		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars", "restricted_shell"} {
 		list = append(list, namedOpt{n, nil})
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].name < list[j].name })

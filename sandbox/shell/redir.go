@@ -27,11 +27,21 @@ func (r *Interp) withRedirs(redirs []*syntax.Redirect, f func()) {
 		f()
 		return
 	}
-	saved := r.fds
-	r.fds = saved.clone()
+	saved, savedVarFds := r.fds, r.varFds
+	r.fds, r.varFds = saved.clone(), nil
 	defer func() {
 		tbl := r.fds
 		r.fds = saved
+		// The fds {var} redirections opened stay open after their
+		// command, unless varredir_close is on.
+		if !r.opts.varredirClose {
+			for _, fd := range r.varFds {
+				if d := tbl.get(fd); d != nil {
+					saved.set(fd, d.ref())
+				}
+			}
+		}
+		r.varFds = savedVarFds
 		tbl.closeAll()
 		for _, cp := range r.reaped {
 			r.closeCoprocFds(cp)
@@ -106,15 +116,32 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 			r.fds.close(n)
 			return true
 		}
-		if fd = r.varFd(rd); fd < 0 || !r.assignChecked(varName, strconv.Itoa(fd)) {
-			return false
-		}
+		return r.redirectVar(rd, varName)
 	} else if varName != "" {
-		if fd = r.varFd(rd); fd < 0 || !r.assignChecked(varName, strconv.Itoa(fd)) {
-			return false
-		}
+		return r.redirectVar(rd, varName)
 	}
+	return r.redirectFd(rd, fd)
+}
 
+// redirectVar performs a {var} redirection: it opens the lowest free fd
+// from varFdBase, then assigns its number to var. If var cannot take it
+// (readonly), the fd is closed again, as bash does once the file is open.
+func (r *Interp) redirectVar(rd *syntax.Redirect, varName string) bool {
+	fd := r.varFd(rd)
+	if fd < 0 || !r.redirectFd(rd, fd) {
+		return false
+	}
+	if !r.assignChecked(varName, strconv.Itoa(fd)) {
+		r.errorf("%s: cannot assign fd to variable", varName)
+		r.fds.close(fd)
+		return false
+	}
+	r.varFds = append(r.varFds, fd)
+	return true
+}
+
+// redirectFd performs rd on descriptor fd.
+func (r *Interp) redirectFd(rd *syntax.Redirect, fd int) bool {
 	switch rd.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
 		body := ""
@@ -161,7 +188,12 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 		}
 		d := r.fds.get(n)
 		if d == nil || n >= r.fdLimit() {
-			r.errorf("%d: Bad file descriptor", n)
+			// bash names the word as written: "$fd: Bad file descriptor".
+			word := strings.TrimSuffix(r.curText(rd.Word), "-")
+			if word == "" {
+				word = strconv.Itoa(n)
+			}
+			r.errorf("%s: Bad file descriptor", word)
 			return false
 		}
 		if n == fd {
