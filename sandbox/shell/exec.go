@@ -48,6 +48,9 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 		return
 	}
 	r.lineno = int(st.Pos().Line()) + r.lineBase
+	if r.source != nil {
+		r.lineno += r.source.lineBase
+	}
 	if st.Negated {
 		r.noErrExit++
 	}

@@ -167,6 +167,9 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 				base = off
 			}
 		}
+		if base < 0 {
+			return r.runStream(ctx, name, stdin, limit)
+		}
 		b, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
 		if err != nil {
 			return 1
@@ -238,3 +241,69 @@ Use the ` + "`" + `bashbug' command to report bugs.
 bash home page: <http://www.gnu.org/software/bash>
 General help using GNU software: <http://www.gnu.org/gethelp/>
 `
+
+// streamParseFree is how long a command read from a stream may grow
+// before runStream stops trying to parse it at every line. A longer
+// multi-line command may then be read a few lines past its end, which
+// matters only if it reads from the same stream.
+const streamParseFree = 64 << 10
+
+// runStream runs a script read from a stream that cannot seek (a pipe) as
+// bash does: it reads a line at a time, a byte at a time, no further than
+// the command it is about to run needs, so that the commands read on from
+// the stream: `printf 'read x\nhello\necho $x\n' | bash` prints hello.
+func (r *Interp) runStream(ctx context.Context, name string, in io.Reader, limit int) int {
+	return r.runWith(ctx, func() {
+		var text strings.Builder
+		lines, parsedAt := 0, 0
+		b := make([]byte, 1)
+		for {
+			eof := false
+			for {
+				n, err := in.Read(b)
+				if n == 1 {
+					text.WriteByte(b[0])
+					if b[0] == '\n' {
+						break
+					}
+				}
+				if err != nil {
+					eof = true
+					break
+				}
+				if text.Len() > limit {
+					break
+				}
+			}
+			// Only the command being read is held: one that never ends
+			// (an open quote on an endless stream) stops here.
+			if text.Len() > limit {
+				r.writeErr(name + ": a command on standard input is larger than the output limit\n")
+				r.status = 1
+				return
+			}
+			src := text.String()
+			if src == "" {
+				return
+			}
+			// Parsing again at every line of a command that is still
+			// open costs time quadratic in its length: past
+			// streamParseFree bytes, only after it grew by an eighth.
+			if !eof && len(src) > streamParseFree && len(src) < parsedAt+parsedAt/8 {
+				continue
+			}
+			parsedAt = len(src)
+			_, err := parseBash(src, "")
+			if err != nil && syntax.IsIncomplete(err) && !eof {
+				continue // the command goes on in the next line
+			}
+			parsedAt = 0
+			r.runSourceAt(src, "", lines)
+			lines += strings.Count(src, "\n")
+			text.Reset()
+			if eof || err != nil || r.exiting || r.fatal != nil {
+				return
+			}
+		}
+	})
+}

@@ -25,6 +25,9 @@ type sourceFile struct {
 	// aliasesDone: aliases were expanded as the text was parsed (see
 	// alias.go), so its commands do not expand them when they run.
 	aliasesDone bool
+	// lineBase is how many lines of the script came before text (a
+	// script read from a pipe runs a command at a time).
+	lineBase int
 }
 
 // stmtNode is a function body with the source it came from.
@@ -61,6 +64,13 @@ func (e *exitError) Error() string { return e.msg }
 // error runs. It returns the exit status. An internal failure never
 // panics out of Run: it becomes status 2 and a message on fd 2.
 func (r *Interp) Run(ctx context.Context, src, name string) (status int) {
+	return r.runWith(ctx, func() { r.runSource(src, name) })
+}
+
+// runWith runs the script that body runs as Run runs one: it catches the
+// end of the shell, then runs the EXIT trap and waits for process
+// substitutions.
+func (r *Interp) runWith(ctx context.Context, body func()) (status int) {
 	r.ctx = ctx
 	r.exiting, r.exited, r.returning, r.fatal = false, false, false, nil
 	r.brk, r.cont = 0, 0
@@ -84,7 +94,7 @@ func (r *Interp) Run(ctx context.Context, src, name string) (status int) {
 			status = r.status
 		}
 	}()
-	r.runSource(src, name)
+	body()
 	r.runExitTrap()
 	r.waitProcSubsts()
 	return r.status
@@ -114,8 +124,12 @@ func (r *Interp) currentSource() string {
 var debugPanics = false
 
 // runSource runs a script text in the current shell.
-func (r *Interp) runSource(src, name string) {
-	file := &sourceFile{name: name, text: src}
+func (r *Interp) runSource(src, name string) { r.runSourceAt(src, name, 0) }
+
+// runSourceAt is runSource for a text that starts after lineBase lines of
+// its script.
+func (r *Interp) runSourceAt(src, name string, lineBase int) {
+	file := &sourceFile{name: name, text: src, lineBase: lineBase}
 	saved := r.source
 	r.source = file
 	defer func() { r.source = saved }()
@@ -241,7 +255,11 @@ func (r *Interp) evalErrorPrefix() string {
 // syntaxErrorPrefix prints a parse error of src the way bash words it,
 // after prefix, and sets status 2.
 func (r *Interp) syntaxErrorPrefix(err error, src, prefix string) {
-	r.syntaxErrorAt(err, src, prefix, 0)
+	base := 0
+	if r.source != nil && r.source.text == src {
+		base = r.source.lineBase
+	}
+	r.syntaxErrorAt(err, src, prefix, base)
 }
 
 // syntaxErrorAt is syntaxErrorPrefix with base added to line numbers.

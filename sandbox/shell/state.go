@@ -141,7 +141,11 @@ func (r *Interp) State() *State {
 			sf.Source = r.funcText(f)
 			sf.AliasesExpanded = false
 		} else if f.body != nil && f.body.stmt != nil {
-			sf.Line = max(int(f.body.stmt.Pos().Line())-int(body.stmt.Pos().Line()), 0)
+			base := 0
+			if f.body.src != nil {
+				base = f.body.src.lineBase
+			}
+			sf.Line = max(int(f.body.stmt.Pos().Line())-int(body.stmt.Pos().Line())+base, 0)
 		}
 		st.Funcs = append(st.Funcs, sf)
 	}
