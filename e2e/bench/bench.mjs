@@ -113,18 +113,25 @@ function median(xs) {
 // children); otherwise this process's own are counted.
 const cpuMode = !!process.env.BENCH_CPU;
 
-async function timeCases(exec) {
+// A case a shell cannot run (just-bash refuses awk over 100,000 records)
+// shows as — in the table, with the reason on stderr; the others go on.
+async function timeCases(exec, shell) {
   const out = {};
   for (const c of cases) {
     const xs = [];
-    for (let k = 0; k < c.runs; k++) {
-      const t = performance.now();
-      const c0 = process.cpuUsage();
-      const cpu = await exec(c.cmd);
-      const own = process.cpuUsage(c0);
-      xs.push(!cpuMode ? performance.now() - t : typeof cpu === 'number' ? cpu : (own.user + own.system) / 1000);
+    try {
+      for (let k = 0; k < c.runs; k++) {
+        const t = performance.now();
+        const c0 = process.cpuUsage();
+        const cpu = await exec(c.cmd);
+        const own = process.cpuUsage(c0);
+        xs.push(!cpuMode ? performance.now() - t : typeof cpu === 'number' ? cpu : (own.user + own.system) / 1000);
+      }
+      out[c.name] = median(xs);
+    } catch (err) {
+      console.error(`${shell}: ${c.name}: ${String(err.message).split('\n')[0]}`);
+      out[c.name] = NaN;
     }
-    out[c.name] = median(xs);
   }
   return out;
 }
@@ -159,7 +166,7 @@ async function benchWasmsandNode(data) {
   for (const [k, v] of Object.entries(data)) sb.writeFile(k, v);
   check('setup', await sb.run(setup));
   check('warm-up', await sb.run('cat /dev/null | wc -l'));
-  const out = await timeCases(async (cmd) => check(cmd, await sb.run(cmd)));
+  const out = await timeCases(async (cmd) => check(cmd, await sb.run(cmd)), 'wasmsand-node');
   sb.destroy();
   return { 'cold start to first output': cold, ...out, mode: (await Sandbox.info()).mode };
 }
@@ -176,7 +183,7 @@ async function benchJustBash(data) {
   const files = Object.fromEntries(Object.entries(data).map(([k, v]) => ['/home/user/' + k, v]));
   const bash = new Bash({ files, cwd: '/home/user' });
   await bash.exec(setup);
-  const out = await timeCases(async (cmd) => check(cmd, await bash.exec(cmd)));
+  const out = await timeCases(async (cmd) => check(cmd, await bash.exec(cmd)), 'just-bash');
   return { 'cold start to first output': cold, ...out };
 }
 
@@ -189,7 +196,7 @@ async function benchBash(dir) {
     if (r.status !== 0) throw new Error(`bash ${cmd}: exit ${r.status}`);
     const m = r.stdout.toString().trim().split('\n').pop().match(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/);
     return m ? (60 * (+m[1] + +m[3]) + +m[2] + +m[4]) * 1000 : undefined;
-  });
+  }, 'bash');
   return { 'cold start to first output': cold, ...out };
 }
 
