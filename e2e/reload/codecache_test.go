@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,7 +15,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/wasmsand/wasmsand/e2e/internal/chrome"
-	"github.com/wasmsand/wasmsand/wasm/cguest"
 )
 
 // timedPage is the test page: before the package loads, it wraps
@@ -159,30 +155,7 @@ func TestCodeCacheCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the npm package and runs python3 in Chromium")
 	}
-	path, err := chrome.Find()
-	if err != nil {
-		t.Skip(err)
-	}
-	cdir, ok := cguest.Cached()
-	if !ok {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("the C guests are not built: CI must run `make cguests` (see .ci/run)")
-		}
-		t.Skip("the C guests are not built here (make cguests)")
-	}
-	tools := t.TempDir()
-	if err := os.Symlink(filepath.Join(cdir, "python3.wasm"), filepath.Join(tools, "python3.wasm")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(tools, "manifest.json"), []byte(`{"python3.wasm": ["python3"]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pkg := filepath.Join(t.TempDir(), "npm")
-	build := exec.Command("go", "run", "./web/mkpackage", "-o", pkg, "-tools", tools)
-	build.Dir = filepath.Join("..", "..")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the npm package: %v\n%s", err, b)
-	}
+	path, pkg := cguestPackage(t, map[string][]string{"python3.wasm": {"python3"}})
 
 	files := http.StripPrefix("/wasmsand/", http.FileServer(http.Dir(pkg)))
 	mux := http.NewServeMux()

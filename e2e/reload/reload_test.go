@@ -6,6 +6,7 @@ package reload
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -79,34 +80,7 @@ func TestReloadPython(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the npm package and loads python3 in Chromium")
 	}
-	path, err := chrome.Find()
-	if err != nil {
-		t.Skip(err)
-	}
-	cdir, ok := cguest.Cached()
-	if !ok {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("the C guests are not built: CI must run `make cguests` (see .ci/run)")
-		}
-		t.Skip("the C guests are not built here (make cguests)")
-	}
-	tools := t.TempDir()
-	if err := os.Symlink(filepath.Join(cdir, "python3.wasm"), filepath.Join(tools, "python3.wasm")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(cdir, "wat2wasm.wasm"), filepath.Join(tools, "wat2wasm.wasm")); err != nil {
-		t.Fatal(err)
-	}
-	manifest := `{"python3.wasm": ["python3", "python"], "wat2wasm.wasm": ["wat2wasm"]}`
-	if err := os.WriteFile(filepath.Join(tools, "manifest.json"), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pkg := filepath.Join(t.TempDir(), "npm")
-	build := exec.Command("go", "run", "./web/mkpackage", "-o", pkg, "-tools", tools)
-	build.Dir = filepath.Join("..", "..")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the npm package: %v\n%s", err, b)
-	}
+	path, pkg := cguestPackage(t, map[string][]string{"python3.wasm": {"python3", "python"}, "wat2wasm.wasm": {"wat2wasm"}})
 
 	mux := http.NewServeMux()
 	mux.Handle("/wasmsand/", http.StripPrefix("/wasmsand/", http.FileServer(http.Dir(pkg))))
@@ -217,4 +191,43 @@ func checkWAT(t *testing.T, ctx context.Context) {
 		t.Errorf("WebAssembly text in the page: %+v", r)
 	}
 	t.Logf("WebAssembly text in Chromium: add gave %d; the mistake: %s", r.Value, r.Message)
+}
+
+// cguestPackage finds Chromium and builds the npm package with the C
+// guest modules of manifest (module file → commands), linked from the C
+// guests' build. Without Chromium, or without the C guests outside CI, it
+// skips t; under CI=true missing C guests fail it.
+func cguestPackage(t *testing.T, manifest map[string][]string) (chromium, pkg string) {
+	t.Helper()
+	chromium, err := chrome.Find()
+	if err != nil {
+		t.Skip(err)
+	}
+	cdir, ok := cguest.Cached()
+	if !ok {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("the C guests are not built: CI must run `make cguests` (see .ci/run)")
+		}
+		t.Skip("the C guests are not built here (make cguests)")
+	}
+	tools := t.TempDir()
+	for file := range manifest {
+		if err := os.Symlink(filepath.Join(cdir, file), filepath.Join(tools, file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := json.Marshal(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tools, "manifest.json"), m, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkg = filepath.Join(t.TempDir(), "npm")
+	build := exec.Command("go", "run", "./web/mkpackage", "-o", pkg, "-tools", tools)
+	build.Dir = filepath.Join("..", "..")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the npm package: %v\n%s", err, b)
+	}
+	return chromium, pkg
 }
