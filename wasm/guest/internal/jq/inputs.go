@@ -2,7 +2,6 @@ package jq
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +23,7 @@ type inputs struct {
 
 	name       string // current file name, "" for standard input
 	cur        io.ReadCloser
-	dec        *json.Decoder
+	dec        *decoder
 	br         *bufio.Reader
 	started    bool
 	done       bool
@@ -76,13 +75,15 @@ func (in *inputs) open() (bool, error) {
 
 func (in *inputs) setReader(r io.ReadCloser, name string) {
 	in.cur, in.name = r, name
-	if in.br == nil {
+	switch {
+	case !in.raw && in.dec == nil:
+		in.dec = newDecoder(r)
+	case !in.raw:
+		in.dec.reset(r)
+	case in.br == nil:
 		in.br = bufio.NewReaderSize(r, 64<<10)
-	} else {
+	default:
 		in.br.Reset(r)
-	}
-	if !in.raw {
-		in.dec = json.NewDecoder(in.br)
 	}
 }
 
@@ -125,8 +126,7 @@ func (in *inputs) next() (any, bool) {
 			in.cur = nil
 			continue
 		}
-		var v any
-		err := in.dec.Decode(&v)
+		v, err := in.dec.Decode()
 		if err == nil {
 			return v, true
 		}
@@ -183,7 +183,7 @@ func (in *inputs) close() {
 
 // jsonError words a JSON syntax error.
 func jsonError(err error) error {
-	var se *json.SyntaxError
+	var se *syntaxError
 	if errors.As(err, &se) {
 		return fmt.Errorf("%s at offset %d", strings.TrimPrefix(se.Error(), "invalid character "), se.Offset)
 	}

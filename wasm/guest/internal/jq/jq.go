@@ -4,7 +4,6 @@ package jq
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -296,11 +295,11 @@ func argValue(env *tool.Env, kind, v string) (any, error) {
 		return nil, fmt.Errorf("Bad JSON in --slurpfile %s: Could not open %s: %s", v, v, tool.Strerror(err))
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReader(f))
+	dec := newDecoder(f)
 	vals := []any{}
 	for {
-		var x any
-		if err := dec.Decode(&x); err == io.EOF {
+		x, err := dec.Decode()
+		if err == io.EOF {
 			return vals, nil
 		} else if err != nil {
 			return nil, fmt.Errorf("Bad JSON in --slurpfile %s: %v", v, err)
@@ -311,12 +310,12 @@ func argValue(env *tool.Env, kind, v string) (any, error) {
 
 // parseJSON parses exactly one JSON text.
 func parseJSON(s string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	dec := newDecoder(strings.NewReader(s))
+	v, err := dec.Decode()
+	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if _, err := dec.Decode(); err != io.EOF {
 		return nil, errors.New("trailing data")
 	}
 	return v, nil

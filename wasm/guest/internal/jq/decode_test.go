@@ -1,0 +1,132 @@
+package jq
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// decodeAll reads every value of the stream with our decoder.
+func decodeAll(r io.Reader) ([]any, error) {
+	d := newDecoder(r)
+	var vals []any
+	for {
+		v, err := d.Decode()
+		if err == io.EOF {
+			return vals, nil
+		}
+		if err != nil {
+			return vals, err
+		}
+		vals = append(vals, v)
+	}
+}
+
+// stdDecodeAll reads every value of the stream with encoding/json. ok is
+// false where the two are meant to differ: a number out of a float64's
+// range.
+func stdDecodeAll(s string) (vals []any, err error, ok bool) {
+	d := json.NewDecoder(strings.NewReader(s))
+	for {
+		var v any
+		err := d.Decode(&v)
+		if err == io.EOF {
+			return vals, nil, true
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, nil, false
+		}
+		if err != nil {
+			return vals, err, true
+		}
+		vals = append(vals, v)
+	}
+}
+
+// sameError reports whether our error says what encoding/json's says, at
+// the same offset.
+func sameError(ours, std error) bool {
+	if ours == nil || std == nil {
+		return ours == nil && std == nil
+	}
+	var se *json.SyntaxError
+	if errors.As(std, &se) {
+		var oe *syntaxError
+		return errors.As(ours, &oe) && oe.Error() == se.Error() && oe.Offset == se.Offset
+	}
+	return ours.Error() == std.Error()
+}
+
+// checkAgainstStd decodes s whole and a byte a read, and compares both
+// with encoding/json.
+func checkAgainstStd(t *testing.T, s string) {
+	t.Helper()
+	want, wantErr, ok := stdDecodeAll(s)
+	if !ok {
+		return
+	}
+	for _, r := range []io.Reader{strings.NewReader(s), iotest.OneByteReader(strings.NewReader(s))} {
+		got, err := decodeAll(r)
+		if !reflect.DeepEqual(got, want) || !sameError(err, wantErr) {
+			t.Fatalf("%q:\n got %#v, %v\nwant %#v, %v", s, got, err, want, wantErr)
+		}
+	}
+}
+
+var decodeCases = []string{
+	``, ` `, `1`, `1 2 3`, `12`, `01`, `-0`, `-`, `-x`, `1.`, `1.x`, `1.5`, `1e`, `1e+`, `1ex`, `1E-7`, `-12.5e3`,
+	`123456789012345`, `1234567890123456789`, `-9007199254740993`, `0.1`, `1.7976931348623157e308`, `4e-400`,
+	`true`, `false`, `null`, `tru`, `trux`, `nul`, `fals`, `fAlse`, `nulll`, `truex`,
+	`""`, `"abc"`, `"a\"b"`, `"\\/\b\f\n\r\t"`, `"\u0041\u00e9\u20ac"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\ud83dx"`,
+	`"\ude00"`, `"\ud83d\u0041"`, `"\ud83d\ud83d\ude00"`, `"\u12"`, `"\u12g4"`, `"\x"`, "\"a\tb\"", "\"a\nb\"",
+	"\"\xff\"", "\"a\xe2\x82\"", "\"\xe2\x82\xac\"", "\"\xed\xa0\x80\"", "\"\xe2\x82\\n\"", "\"é\\u00e9é\"", `"abc`, `"\`,
+	`[]`, `[1,2]`, `[ 1 , 2 ]`, `[1 2]`, `[1,]`, `[,1]`, `[`, `[1`, `[01]`, `[[[]]]`, `]`,
+	`{}`, `{"a":1}`, `{"a":1,"b":[true,null]}`, `{"a" 1}`, `{"a":1 "b":2}`, `{1:2}`, `{"a":}`, `{"a":1,}`, `{`, `{"a"`, `{"a":1`,
+	`{"a":1,"a":2}`, `{}{}`, `[]x`, `{} x`, `"a""b"`, "1\n2\n", " \t\r\n[1]\n", `x`, `'`, `"`, "\x00", `@`,
+	`{"date":"2024-01-02","region":"north","amount":123,"code":"K7X3"}`,
+}
+
+func TestDecodeLikeEncodingJSON(t *testing.T) {
+	for _, s := range decodeCases {
+		checkAgainstStd(t, s)
+	}
+	checkAgainstStd(t, strings.Repeat("[", 10001)+strings.Repeat("]", 10001))
+	checkAgainstStd(t, strings.Repeat("[", 10000)+strings.Repeat("]", 10000))
+	checkAgainstStd(t, `"`+strings.Repeat("x", 100<<10)+`"`)
+	checkAgainstStd(t, `"`+strings.Repeat("\\u00e9", 20000)+`"`)
+}
+
+// TestDecodeLargeNumbers checks the one chosen difference: a number beyond
+// a float64 reads as the largest float64 of its sign, as in jq.
+func TestDecodeLargeNumbers(t *testing.T) {
+	got, err := decodeAll(strings.NewReader(`1e999 -1e999 [2e400]`))
+	want := []any{math.MaxFloat64, -math.MaxFloat64, []any{math.MaxFloat64}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, %v; want %v", got, err, want)
+	}
+}
+
+// TestDecodeReadError checks a read error that cuts a value short is the
+// one returned.
+func TestDecodeReadError(t *testing.T) {
+	boom := errors.New("boom")
+	_, err := decodeAll(io.MultiReader(strings.NewReader(`[1,`), iotest.ErrReader(boom)))
+	if err != boom {
+		t.Fatalf("got %v, want %v", err, boom)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range decodeCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkAgainstStd(t, s)
+	})
+}
