@@ -16,6 +16,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/binary"
+	"github.com/wasmsand/wasmsand/wasm/lazytable"
 )
 
 // hostFunc is one host function with its place in the dispatch table.
@@ -212,6 +213,9 @@ func compile(bin []byte, sync bool) (*compiled, error) {
 		}
 	}
 	slices.Sort(c.exports)
+	if binary.HasCustom(bin, "go:buildid") {
+		bin = lazytable.Apply(bin) // see wazeroengine: Go's table, filled on first use
+	}
 	if out, lim, err := importMemory(bin, m); err == nil {
 		bin, c.mem = out, &lim
 		r := binary.DirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))

@@ -22,7 +22,7 @@ func DirtyRanges(m *Module, size uint32) []uint32 {
 		if d.Mode != SegmentActive || d.Memory != 0 || len(d.Init) == 0 {
 			continue
 		}
-		off, ok := constI32(d.Offset)
+		off, ok := ConstI32(d.Offset)
 		if !ok {
 			continue
 		}
@@ -54,8 +54,9 @@ func DirtyRanges(m *Module, size uint32) []uint32 {
 	return out[:k]
 }
 
-// constI32 reads a constant expression that is one i32.const.
-func constI32(expr []byte) (uint32, bool) {
+// ConstI32 reads a constant expression that is one i32.const and reports
+// whether it is one.
+func ConstI32(expr []byte) (uint32, bool) {
 	if len(expr) < 3 || expr[0] != 0x41 || expr[len(expr)-1] != 0x0b {
 		return 0, false
 	}

@@ -27,7 +27,9 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/binary"
 	"github.com/wasmsand/wasmsand/wasm/coalesce"
+	"github.com/wasmsand/wasmsand/wasm/lazytable"
 )
 
 // Config configures an Engine.
@@ -196,6 +198,16 @@ func (e *Engine) compileLocked(ctx context.Context, bin []byte, sum [sha256.Size
 
 	cctx := experimental.WithCompilationWorkers(context.WithoutCancel(ctx), e.workers)
 	cbin := coalesce.Data(bin)
+	if binary.HasCustom(cbin, "go:buildid") {
+		// Go's table lists nearly every function, and wazero fills it
+		// one allocation at a time on every instantiation: 40 % of a
+		// pre-initialised tool's start. Filled on first use, a process
+		// pays for the few hundred entries it calls through, and every
+		// call_indirect about a nanosecond for the guard. C modules'
+		// tables hold only address-taken functions, called far more
+		// often per entry: they keep theirs.
+		cbin = lazytable.Apply(cbin)
+	}
 	cm, err := compileSafely(cctx, e.rt, cbin)
 	var pool *memPool
 	if err == nil {
