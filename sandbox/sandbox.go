@@ -62,15 +62,20 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	}
 	opts = s.opts
 	s.started = s.now()
+	// The layout's files all take the time the sandbox started: they
+	// would read the clock several times each (a reading is two calls out
+	// to JavaScript in the js/wasm core).
+	started := s.started
 	s.fs = vfs.New(vfs.Options{
 		MaxBytes:  1 << 30, // for the layout; see SetLimits below
 		MaxInodes: 1 << 20,
-		Clock:     s.now,
+		Clock:     func() time.Time { return started },
 		Random:    s.rand,
 	})
 	if err := s.layout(); err != nil {
 		return nil, fmt.Errorf("sandbox: laying out the filesystem: %w", err)
 	}
+	s.fs.SetClock(s.now)
 	// The standard layout is the sandbox's, not the user's: it does not
 	// count against FSLimit and MaxInodes.
 	used, inodes := s.fs.Usage()

@@ -59,9 +59,11 @@ func loadToolSet(ctx context.Context, opts Options, p Platform) (*toolSet, error
 	}
 	inManifest := map[string]bool{}
 	if b, err := fs.ReadFile(ts.fsys, manifestName); err == nil {
-		var m map[string][]string
-		if err := json.Unmarshal(b, &m); err != nil {
-			return nil, fmt.Errorf("tools manifest %s: %w", path.Join(ts.where, manifestName), err)
+		m, ok := parseManifest(b)
+		if !ok {
+			if err := json.Unmarshal(b, &m); err != nil {
+				return nil, fmt.Errorf("tools manifest %s: %w", path.Join(ts.where, manifestName), err)
+			}
 		}
 		for file, cmds := range m {
 			inManifest[file] = true
@@ -80,6 +82,75 @@ func loadToolSet(ctx context.Context, opts Options, p Platform) (*toolSet, error
 		ts.commands[strings.TrimSuffix(name, ".wasm")] = name
 	}
 	return ts, nil
+}
+
+// parseManifest reads a manifest written as the tool builders write it: an
+// object of arrays of plain strings (no escapes, ASCII). It reports false
+// for anything else, which json.Unmarshal then reads or words an error
+// for. It exists for the js/wasm core, where the first json.Unmarshal
+// (compiling encoding/json's decoder) is a few milliseconds of every
+// start.
+func parseManifest(b []byte) (map[string][]string, bool) {
+	i := 0
+	space := func() {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+			i++
+		}
+	}
+	next := func(c byte) bool {
+		space()
+		if i < len(b) && b[i] == c {
+			i++
+			return true
+		}
+		return false
+	}
+	str := func() (string, bool) {
+		if !next('"') {
+			return "", false
+		}
+		start := i
+		for ; i < len(b) && b[i] != '"'; i++ {
+			if b[i] < 0x20 || b[i] >= 0x80 || b[i] == '\\' {
+				return "", false
+			}
+		}
+		if i == len(b) {
+			return "", false
+		}
+		i++
+		return string(b[start : i-1]), true
+	}
+	m := map[string][]string{}
+	if !next('{') {
+		return nil, false
+	}
+	for first := true; !next('}'); first = false {
+		if !first && !next(',') {
+			return nil, false
+		}
+		file, ok := str()
+		if !ok || !next(':') || !next('[') {
+			return nil, false
+		}
+		cmds := []string{}
+		for firstCmd := true; !next(']'); firstCmd = false {
+			if !firstCmd && !next(',') {
+				return nil, false
+			}
+			c, ok := str()
+			if !ok {
+				return nil, false
+			}
+			cmds = append(cmds, c)
+		}
+		if _, dup := m[file]; dup {
+			return nil, false
+		}
+		m[file] = cmds
+	}
+	space()
+	return m, i == len(b)
 }
 
 // empty reports that the set has no commands at all.

@@ -356,7 +356,9 @@ func glue() *glueFuncs {
 			glueVal.err = fmt.Errorf("jsbridge: the core does not export wasmsand_hostcall")
 			return
 		}
-		obj := jsGlobal.Get("Function").New("exports", "go", "unwind", "keepNegZero", glueSource).Invoke(ex, g, errUnwind, jsKeepNegZero)
+		// The clock is the Go runtime's global's (the loader may give it
+		// one of its own, so that Node need not load perf_hooks).
+		obj := jsGlobal.Get("Function").New("exports", "go", "unwind", "keepNegZero", "performance", glueSource).Invoke(ex, g, errUnwind, jsKeepNegZero, jsGlobal.Get("performance"))
 		glueVal = glueFuncs{instantiate: obj.Get("instantiate"), instantiateAsync: obj.Get("instantiateAsync"),
 			memory: obj.Get("memory"), drop: obj.Get("drop"), getGlobal: obj.Get("getGlobal"), setGlobal: obj.Get("setGlobal"),
 			callSync: obj.Get("callSync"), settle: obj.Get("settle"), start: obj.Get("start"), deliver: obj.Get("deliver")}

@@ -3,7 +3,6 @@ package shell
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -33,10 +32,25 @@ func parseBash(src, name string) (*syntax.File, error) {
 	return f, bad
 }
 
-var (
-	reFollowed = regexp.MustCompile("^`([^`]+)` must be followed by")
-	reAtToken  = regexp.MustCompile("^`([^`]+)` (can only|is not a valid|must)")
-)
+// quotedToken returns tok when msg starts with "`tok` " and one of
+// phrases, as the parser words some errors ("`&&` must be followed by a
+// statement"). It is plain string work: the regexps it replaced were
+// compiled at every start of the core.
+func quotedToken(msg string, phrases ...string) (string, bool) {
+	if !strings.HasPrefix(msg, "`") {
+		return "", false
+	}
+	i := strings.IndexByte(msg[1:], '`') + 1
+	if i <= 1 {
+		return "", false
+	}
+	for _, p := range phrases {
+		if strings.HasPrefix(msg[i+1:], " "+p) {
+			return msg[1:i], true
+		}
+	}
+	return "", false
+}
 
 // bashSyntaxError words a parse error of src as bash does; base is added
 // to line numbers (eval).
@@ -74,6 +88,8 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 		}
 		return fmt.Sprintf("%sline %d: syntax error: %s\n%sline %d: syntax error: `%s'\n", prefix, base+line, what, prefix, base+line, text)
 	}
+	op, followed := quotedToken(msg, "must be followed by")
+	atTok, atToken := quotedToken(msg, "can only", "is not a valid", "must")
 	switch {
 	case msg == "`case x` must be followed by `in`" && strings.HasPrefix(src[off:], "case"):
 		// the token after case's word
@@ -91,8 +107,7 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 	case strings.Contains(msg, "encountered `"):
 		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
 		return near(strings.TrimSuffix(tok, "`"), line)
-	case reFollowed.MatchString(msg):
-		op := reFollowed.FindStringSubmatch(msg)[1]
+	case followed:
 		rest := src[off:]
 		rest = strings.TrimPrefix(rest, op)
 		tok, tline := nextToken(rest, line)
@@ -131,8 +146,8 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 			return eof
 		}
 		return near(tok, tline)
-	case reAtToken.MatchString(msg):
-		return near(reAtToken.FindStringSubmatch(msg)[1], line)
+	case atToken:
+		return near(atTok, line)
 	case pe.Incomplete || strings.Contains(msg, "must end with") || strings.Contains(msg, "reached EOF"):
 		return eof
 	}

@@ -1,8 +1,6 @@
 // wasmsand for Node: the Sandbox API, with the core and the tool modules
 // read from this package's folder. Tool modules are read the first time one
 // of their commands runs, once per process.
-import { mkdir, open, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
@@ -12,6 +10,16 @@ export { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, get
 export { createTools, SandboxTools, validateArgs } from './tools.mjs';
 
 let base = new URL('./', import.meta.url);
+
+// node:fs is taken from process: importing it would make Node load
+// fs/promises (with streams, readline and more: about 7 ms of CPU), and
+// starting a sandbox needs only readFile and readdir. Saving snapshots
+// and instrumented modules uses fs.promises.
+const fs = process.getBuiltinModule('node:fs');
+const readFile = (path, options) => new Promise((resolve, reject) =>
+  fs.readFile(path, options, (err, v) => (err ? reject(err) : resolve(v))));
+const readdir = (path) => new Promise((resolve, reject) =>
+  fs.readdir(path, (err, v) => (err ? reject(err) : resolve(v))));
 
 // files maps a file URL to its read in flight or done: each module is read
 // once however many sandboxes run it.
@@ -87,7 +95,45 @@ export async function loadMCPCore(tools) {
   };
 }
 
+// goGlobals gives the Go runtime a clock and random bytes from process and
+// /dev/urandom: Node makes globalThis.performance and globalThis.crypto on
+// first use, loading perf_hooks (about 4 ms of CPU) and Web Crypto (about
+// 18 ms), which starting the core needs for nothing else. Where there is no
+// /dev/urandom, random bytes come from globalThis.crypto; crypto.subtle is
+// always globalThis.crypto's.
+function goGlobals() {
+  const { hrtime } = process;
+  const origin = hrtime.bigint();
+  const webCrypto = () => globalThis.crypto;
+  return {
+    performance: { now: () => Number(hrtime.bigint() - origin) / 1e6 },
+    crypto: {
+      getRandomValues(a) {
+        if (!ArrayBuffer.isView(a) || a instanceof DataView || a instanceof Float32Array || a instanceof Float64Array) {
+          return webCrypto().getRandomValues(a); // throws as Web Crypto does
+        }
+        if (a.byteLength > 65536) return webCrypto().getRandomValues(a);
+        let fd;
+        try {
+          fd = fs.openSync('/dev/urandom', 'r');
+        } catch {
+          return webCrypto().getRandomValues(a);
+        }
+        try {
+          const b = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+          for (let n = 0; n < b.length;) n += fs.readSync(fd, b, n, b.length - n, null);
+        } finally {
+          fs.closeSync(fd);
+        }
+        return a;
+      },
+      get subtle() { return webCrypto().subtle; },
+    },
+  };
+}
+
 definePlatform({
+  goGlobals,
   // moduleStore keeps instrumented tool modules on disk (see
   // diskModuleStore).
   moduleStore() {
@@ -158,25 +204,25 @@ export function dirStore(dir) {
   return {
     async put(name, bytes) {
       const final = path(name);
-      await mkdir(dir, { recursive: true });
+      await fs.promises.mkdir(dir, { recursive: true });
       const tmp = join(dir, `.${name}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`);
       let fh;
       try {
-        fh = await open(tmp, 'wx', 0o600);
+        fh = await fs.promises.open(tmp, 'wx', 0o600);
         await fh.writeFile(bytes);
         await fh.sync();
         await fh.close();
         fh = null;
-        await rename(tmp, final);
+        await fs.promises.rename(tmp, final);
       } catch (err) {
         await fh?.close().catch(() => {});
-        await unlink(tmp).catch(() => {});
+        await fs.promises.unlink(tmp).catch(() => {});
         throw quota(err);
       }
     },
     async get(name) {
       try {
-        const b = await readFile(path(name));
+        const b = await fs.promises.readFile(path(name));
         return new Uint8Array(b.buffer, b.byteOffset, b.length);
       } catch (err) {
         if (err.code === 'ENOENT') return null;
@@ -186,7 +232,7 @@ export function dirStore(dir) {
     async list() {
       let names;
       try {
-        names = await readdir(dir);
+        names = await fs.promises.readdir(dir);
       } catch (err) {
         if (err.code === 'ENOENT') return [];
         throw err;
@@ -195,7 +241,7 @@ export function dirStore(dir) {
       for (const f of names.sort()) {
         if (!f.endsWith('.wsbx') || !snapshotName.test(f.slice(0, -5))) continue;
         try {
-          const st = await stat(join(dir, f));
+          const st = await fs.promises.stat(join(dir, f));
           if (st.isFile()) out.push({ name: f.slice(0, -5), size: st.size, modified: st.mtimeMs });
         } catch {
           // removed meanwhile
@@ -205,7 +251,7 @@ export function dirStore(dir) {
     },
     async delete(name) {
       try {
-        await unlink(path(name));
+        await fs.promises.unlink(path(name));
         return true;
       } catch (err) {
         if (err.code === 'ENOENT') return false;
@@ -227,7 +273,7 @@ export function dirStore(dir) {
  */
 function diskModuleStore() {
   const dir = process.env.WASMSAND_CACHE_DIR ||
-    join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wasmsand', 'modules');
+    join(process.env.XDG_CACHE_HOME || join(process.getBuiltinModule('node:os').homedir(), '.cache'), 'wasmsand', 'modules');
   // node:crypto is loaded on first use: it costs Node several
   // milliseconds, and a sandbox that runs no tool never needs it.
   const file = async (raw, variant) => {
@@ -247,11 +293,11 @@ function diskModuleStore() {
       const { randomBytes } = await import('node:crypto');
       const tmp = join(dir, `tmp-${randomBytes(8).toString('hex')}`);
       try {
-        await mkdir(dir, { recursive: true });
-        await writeFile(tmp, bytes);
-        await rename(tmp, await file(raw, variant));
+        await fs.promises.mkdir(dir, { recursive: true });
+        await fs.promises.writeFile(tmp, bytes);
+        await fs.promises.rename(tmp, await file(raw, variant));
       } catch {
-        await rm(tmp, { force: true }).catch(() => {});
+        await fs.promises.rm(tmp, { force: true }).catch(() => {});
       }
     },
   };

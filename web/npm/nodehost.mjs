@@ -15,7 +15,10 @@
 //
 // Every method returns {v: value} or {e: 'ERRNO'}; it never throws, since
 // the core calls it synchronously from Go.
-import * as fs from 'node:fs';
+//
+// node:fs is taken from process: an import of it would make Node load
+// fs/promises too, several milliseconds of every start.
+const fs = process.getBuiltinModule('node:fs');
 
 const C = fs.constants;
 const O_PATH = 0o10000000; // Linux: a descriptor that pins an inode without opening it

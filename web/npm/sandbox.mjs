@@ -61,7 +61,10 @@ let corePromise = null;
 /**
  * definePlatform sets how this host starts the core and loads tools:
  * { loadCore(progress): Promise<{wasmExecSource: string, module: WebAssembly.Module}>,
- *   defaultTools(progress): Promise<object>, loadTools(spec, progress): Promise<object> }.
+ *   defaultTools(progress): Promise<object>, loadTools(spec, progress): Promise<object>,
+ *   goGlobals?(): {crypto, performance} }. goGlobals, where the host has
+ * one, gives the Go runtime its random bytes (crypto.getRandomValues) and
+ * clock (performance.now) in place of the host's globals.
  * A tools object maps file names to bytes or to functions returning a
  * Promise of bytes, which the core calls the first time it needs the file.
  * progress is a Progress (or null) to report downloaded bytes to.
@@ -177,6 +180,21 @@ function privateGlobal(own) {
   });
 }
 
+// goClass evaluates wasm_exec.js on a private global object whose fs,
+// process and path are stubs and whose wasmsandHost is host, and returns
+// its Go class. wasm_exec.js names crypto and performance without
+// globalThis too: both are the private global's, the platform's (see
+// definePlatform) where it has them.
+function goClass(wasmExecSource, stubs, host) {
+  const own = { ...stubs, ...platform.goGlobals?.(), wasmsandHost: host };
+  if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
+    own.setImmediate = fastSetImmediate();
+  }
+  const g = privateGlobal(own);
+  return new Function('globalThis', 'fs', 'process', 'path', 'crypto', 'performance', `${wasmExecSource}\nreturn globalThis.Go;`)(
+    g, stubs.fs, stubs.process, stubs.path, g.crypto, g.performance);
+}
+
 // startCore runs the Go core on a private global object, so it never
 // touches the host's real disk, working directory or environment.
 async function startCore(progress) {
@@ -187,13 +205,7 @@ async function startCore(progress) {
   // defaultStore gives the core the store of options that name none
   // (files in Node, IndexedDB in browsers).
   const defaultStore = (options) => platform.defaultStore?.(options);
-  const own = { ...stubs, wasmsandHost: { SandboxError, ready, defaultStore } };
-  if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
-    own.setImmediate = fastSetImmediate();
-  }
-  const g = privateGlobal(own);
-  const Go = new Function('globalThis', 'fs', 'process', 'path', `${wasmExecSource}\nreturn globalThis.Go;`)(
-    g, stubs.fs, stubs.process, stubs.path);
+  const Go = goClass(wasmExecSource, stubs, { SandboxError, ready, defaultStore });
   const go = new Go();
   go.argv = ['wasmsand'];
   go.env = {};
@@ -224,13 +236,7 @@ export function loadTools(spec, progress = null) {
  */
 export async function runGo(wasmExecSource, module, host) {
   const stubs = goStubs();
-  const own = { ...stubs, wasmsandHost: host };
-  if (typeof globalThis.setImmediate !== 'function' && typeof MessageChannel === 'function') {
-    own.setImmediate = fastSetImmediate();
-  }
-  const g = privateGlobal(own);
-  const Go = new Function('globalThis', 'fs', 'process', 'path', `${wasmExecSource}\nreturn globalThis.Go;`)(
-    g, stubs.fs, stubs.process, stubs.path);
+  const Go = goClass(wasmExecSource, stubs, host);
   const go = new Go();
   go.argv = ['wasmsand'];
   go.env = {};
