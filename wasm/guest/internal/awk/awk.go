@@ -224,7 +224,12 @@ func isName(s string) bool {
 // every 1000 instructions and asks Err only once Done is closed, so Done
 // is closed from the start and Err checks the heap (every 16th time:
 // reading the runtime's metrics costs about as much as 1000
-// instructions).
+// instructions). GoAWK's check before each instruction is about 1% of
+// awk's CPU time under WebAssembly, and it saves fuel: without a context
+// (Execute) the instruction loop branches around the check, and each
+// branch in that function re-enters its 2,147 nested blocks (Go's
+// dispatch on WebAssembly), so {s+=$3} over 200,000 records took 12.2
+// billion fuel rather than 11.5.
 type memoryWatch struct {
 	context.Context
 	n int

@@ -16,3 +16,7 @@ func BenchmarkAwkSum(b *testing.B) {
 func BenchmarkAwkGroup(b *testing.B) {
 	testutil.Bench(b, Main, records, "awk", "{n[$2]+=$3} END{for(k in n) print k, n[k]}")
 }
+
+func BenchmarkAwkPrint(b *testing.B) {
+	testutil.Bench(b, Main, records, "awk", "{print $2, $3}")
+}

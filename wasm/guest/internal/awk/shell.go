@@ -54,6 +54,16 @@ func (h *hookWriter) Write(p []byte) (int, error) {
 	return h.w.Write(p)
 }
 
+// WriteString is Write for a string. GoAWK writes print's arguments,
+// separators and terminator with io.WriteString, which without this
+// method would copy each into a new byte slice.
+func (h *hookWriter) WriteString(s string) (int, error) {
+	if len(h.sh.pending) > 0 {
+		h.sh.runPending()
+	}
+	return h.w.WriteString(s)
+}
+
 // Flush flushes the buffered stream; GoAWK calls it before it reads input
 // interactively and before messages.
 func (h *hookWriter) Flush() error { return h.w.Flush() }
