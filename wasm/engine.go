@@ -42,6 +42,14 @@ type Memory interface {
 	Size() uint32
 }
 
+// CopyingMemory is a Memory whose Read returns a copy (GOOS=js): a host
+// function that fills a range of guest memory does better to fill a
+// buffer of its own and Write it than to Read the range first.
+type CopyingMemory interface {
+	Memory
+	ReadCopies()
+}
+
 // HostFn implements one imported function. Parameters arrive in stack
 // (encoded as by api.EncodeI32 etc. in wazero) and results are written back
 // to stack[0:len(results)]. ctx is the context passed to Instantiate or
@@ -66,6 +74,13 @@ type HostFunc struct {
 	// costs a trip through the event loop) runs such a function directly
 	// on the guest's call. The zero value, false, means Fn may block.
 	NonBlocking bool
+	// Immediate, if set, tells for a function that may block whether
+	// Fn, called now with these arguments, would finish without
+	// waiting, as a NonBlocking one does (an fd_write with room in its
+	// pipe). It must change nothing and not wait itself. Such an engine
+	// asks it first and, when it says so, calls Fn directly on the
+	// guest's call, with nothing else running in between.
+	Immediate func(ctx context.Context, mem Memory, stack []uint64) bool
 }
 
 // HostModule is a named group of host functions guests may import.

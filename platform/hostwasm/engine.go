@@ -327,7 +327,7 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 		return nil, fmt.Errorf("jsbridge: instantiating: %w", err)
 	}
 	if mem := g.memory.Invoke(i.id); mem.Type() == js.TypeObject {
-		i.mem = &memory{mem: mem, size: -1}
+		i.mem = newMemory(mem)
 	}
 	return i, nil
 }

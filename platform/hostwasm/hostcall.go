@@ -24,7 +24,8 @@ import (
 // goroutines in a way that lets another goroutine return to JavaScript
 // first. Three cases follow from that.
 //
-//   - A NonBlocking host function (wasm.HostFunc) runs inside the export.
+//   - A NonBlocking host function (wasm.HostFunc) runs inside the export,
+//     and so does one whose Immediate test says it would not wait.
 //   - Under JSPI, at the top of the JavaScript stack (guests are always
 //     entered from a microtask, so Go is paused there), any other host
 //     function runs on a goroutine of its own and the export returns a call
@@ -112,7 +113,8 @@ func hostCall(inst, fn int32, memSize float64, slots *[maxSlots]float64) int32 {
 		return statusUnwind
 	}
 	hf := &i.e.funcs[fn]
-	c := &call{i: i, hf: hf}
+	c := callPool.Get().(*call)
+	c.i, c.hf = i, hf
 	n := max(len(hf.Params), len(hf.Results))
 	if n <= len(c.small) {
 		c.stack = c.small[:n]
@@ -138,9 +140,11 @@ func hostCall(inst, fn int32, memSize float64, slots *[maxSlots]float64) int32 {
 		i.mem.note(memSize)
 	}
 
-	if hf.NonBlocking {
-		c.run()
-		return c.finish()
+	if c.runNow() {
+		status := c.finish()
+		*c = call{}
+		callPool.Put(c)
+		return status
 	}
 	if nested.depth() == 0 {
 		callsMu.Lock()
@@ -162,6 +166,10 @@ func hostCall(inst, fn int32, memSize float64, slots *[maxSlots]float64) int32 {
 	}
 	return c.finish()
 }
+
+// callPool recycles the calls that finish on the export; one that went to
+// a goroutine is left to the collector.
+var callPool = sync.Pool{New: func() any { return new(call) }}
 
 // poll reports on call id after JavaScript gave the scheduler a turn:
 // finished (its status) or still running (its id; a Promise now waits for
@@ -197,17 +205,44 @@ func (c *call) isDone() bool {
 
 // run runs the host function, turning a panic into c.err.
 func (c *call) run() {
+	defer c.recover()
+	c.hf.Fn(c.i.callCtx(), c.i.Memory(), c.stack)
+}
+
+// runNow runs the host function here if it cannot wait: it is
+// NonBlocking, or its Immediate test says it would finish at once (under
+// JSPI only: a synchronous guest's calls that may block are where other
+// goroutines get a turn, the timer that ends a Run among them). It reports
+// whether it ran.
+func (c *call) runNow() (ran bool) {
 	defer func() {
-		if r := recover(); r != nil {
-			err, ok := r.(error)
-			if !ok {
-				err = fmt.Errorf("jsbridge: host function %s.%s panicked: %v", c.hf.module, c.hf.Name, r)
-			}
-			c.err = err
-			c.i.setHostErr(err)
+		if c.err != nil {
+			ran = true // Immediate panicked
 		}
 	}()
-	c.hf.Fn(c.i.callCtx(), c.i.Memory(), c.stack)
+	defer c.recover()
+	hf := c.hf
+	if !hf.NonBlocking && (hf.Immediate == nil || nested.depth() > 0) {
+		return false
+	}
+	ctx, mem := c.i.callCtx(), c.i.Memory()
+	if !hf.NonBlocking && !hf.Immediate(ctx, mem, c.stack) {
+		return false
+	}
+	hf.Fn(ctx, mem, c.stack)
+	return true
+}
+
+// recover, deferred, turns a panic of the host function into c.err.
+func (c *call) recover() {
+	if r := recover(); r != nil {
+		err, ok := r.(error)
+		if !ok {
+			err = fmt.Errorf("jsbridge: host function %s.%s panicked: %v", c.hf.module, c.hf.Name, r)
+		}
+		c.err = err
+		c.i.setHostErr(err)
+	}
 }
 
 // runAndSettle is the goroutine of a call that may block: it runs the
@@ -334,6 +369,9 @@ type glueFuncs struct {
 	settle           js.Value // (callID, status)
 	start            js.Value // (id, name, args, negZero) → Promise: calls the export from a microtask
 	deliver          js.Value // (fn, s): calls fn(s) from a microtask
+	memRead          js.Value // (mem, offset, n, addr): guest bytes to the core's memory at addr
+	memWrite         js.Value // (mem, offset, addr, n): the core's bytes at addr to the guest's
+	memSize          js.Value // (mem) → the byte length of its buffer
 	err              error
 }
 
@@ -361,7 +399,8 @@ func glue() *glueFuncs {
 		obj := jsGlobal.Get("Function").New("exports", "go", "unwind", "keepNegZero", "performance", glueSource).Invoke(ex, g, errUnwind, jsKeepNegZero, jsGlobal.Get("performance"))
 		glueVal = glueFuncs{instantiate: obj.Get("instantiate"), instantiateAsync: obj.Get("instantiateAsync"),
 			memory: obj.Get("memory"), drop: obj.Get("drop"), getGlobal: obj.Get("getGlobal"), setGlobal: obj.Get("setGlobal"),
-			callSync: obj.Get("callSync"), settle: obj.Get("settle"), start: obj.Get("start"), deliver: obj.Get("deliver")}
+			callSync: obj.Get("callSync"), settle: obj.Get("settle"), start: obj.Get("start"), deliver: obj.Get("deliver"),
+			memRead: obj.Get("memRead"), memWrite: obj.Get("memWrite"), memSize: obj.Get("memSize")}
 	})
 	return &glueVal
 }
@@ -600,5 +639,43 @@ function deliver(fn, s) {
   queueMicrotask(() => { try { fn(s); } catch {} });
 }
 
-return { instantiate, instantiateAsync, memory, drop, getGlobal, setGlobal, callSync, settle, start, deliver };
+// Guest memory for Go (see memory in instance.go): bytes are copied
+// between a guest's memory and the core's own at an address Go passes.
+// The views are kept while their buffers live (growing a memory detaches
+// its buffer, which leaves a view empty); a few bytes are copied by hand,
+// cheaper than making a subarray.
+let coreU8 = new Uint8Array(exports.mem.buffer);
+const core = () => coreU8.byteLength !== 0 ? coreU8 : (coreU8 = new Uint8Array(exports.mem.buffer));
+let lastMem = null, lastU8 = null;
+function guest(mem) {
+  if (mem !== lastMem || lastU8.byteLength === 0) {
+    lastU8 = new Uint8Array(mem.buffer);
+    lastMem = mem;
+  }
+  return lastU8;
+}
+
+function memRead(mem, off, n, addr) {
+  const src = guest(mem), dst = core();
+  if (n <= 16) {
+    for (let k = 0; k < n; k++) dst[addr + k] = src[off + k];
+  } else {
+    dst.set(src.subarray(off, off + n), addr);
+  }
+}
+
+function memWrite(mem, off, addr, n) {
+  const dst = guest(mem), src = core();
+  if (n <= 16) {
+    for (let k = 0; k < n; k++) dst[off + k] = src[addr + k];
+  } else {
+    dst.set(src.subarray(addr, addr + n), off);
+  }
+}
+
+function memSize(mem) {
+  return mem.buffer.byteLength;
+}
+
+return { instantiate, instantiateAsync, memory, drop, getGlobal, setGlobal, callSync, settle, start, deliver, memRead, memWrite, memSize };
 `

@@ -4,11 +4,14 @@ package hostwasm
 
 import (
 	"context"
+	endian "encoding/binary"
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"syscall/js"
+	"unsafe"
 
 	"github.com/hack-pad/safejs"
 
@@ -235,24 +238,35 @@ func trapFrom(err error) error {
 	return err
 }
 
-// memory is a guest's WebAssembly.Memory. Views over its buffer are
-// rebuilt when the guest has grown it, since growth detaches the old
-// buffer; JavaScript passes the buffer's length with every host call.
+// memory is a guest's WebAssembly.Memory. Bytes move between it and the
+// core's own memory through the glue's memRead and memWrite, which copy
+// at an address in the core's memory that Go passes as a number: no view
+// object crosses into Go (a js.Value of an object costs a finalizer, and
+// syscall/js's method calls decode the method's name every time).
+// JavaScript passes the buffer's length with every host call.
 type memory struct {
-	mem  js.Value // WebAssembly.Memory
-	u8   js.Value // Uint8Array over the buffer
-	dv   js.Value // DataView over the buffer
-	size int64    // byte length of the buffer the views cover; -1: unknown
-	gone bool     // given back to the pool: every access fails
+	mem     js.Value // WebAssembly.Memory
+	size    int64    // byte length of its buffer; -1: unknown
+	gone    bool     // given back to the pool: every access fails
+	scratch []byte   // 8 bytes on the heap, for the fixed-size accesses
 }
 
 var _ wasm.Memory = (*memory)(nil)
 
+// ReadCopies marks Read as a copy (wasm.CopyingMemory).
+func (m *memory) ReadCopies() {}
+
+func newMemory(mem js.Value) *memory {
+	return &memory{mem: mem, size: -1, scratch: make([]byte, 8)}
+}
+
 // note records the buffer length JavaScript saw at a host call (-1 when
-// it could not tell): the views are rebuilt if it changed.
+// it could not tell).
 func (m *memory) note(size float64) {
-	if size < 0 || int64(size) != m.size {
+	if size < 0 {
 		m.size = -1
+	} else {
+		m.size = int64(size)
 	}
 }
 
@@ -261,20 +275,18 @@ func (m *memory) note(size float64) {
 func (m *memory) release() {
 	m.gone = true
 	m.size = 0
-	m.u8, m.dv = js.Undefined(), js.Undefined()
+	m.mem = js.Undefined()
 }
 
 func (m *memory) refresh() {
-	if m.size >= 0 || m.gone {
-		if m.gone {
-			m.size = 0
-		}
+	if m.size >= 0 {
 		return
 	}
-	b := m.mem.Get("buffer")
-	m.u8 = jsUint8Array.New(b)
-	m.dv = jsDataView.New(b)
-	m.size = int64(b.Get("byteLength").Float())
+	if m.gone {
+		m.size = 0
+		return
+	}
+	m.size = int64(glue().memSize.Invoke(m.mem).Float())
 }
 
 func (m *memory) inBounds(offset, n uint32) bool {
@@ -288,6 +300,24 @@ func (m *memory) Size() uint32 {
 	return uint32(min(m.size, math.MaxUint32))
 }
 
+// coreAddr is the address of b's first byte in the core's own memory. b
+// must be on the heap, where the Go runtime never moves it: goroutine
+// stacks move when they grow.
+func coreAddr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
+// load copies guest bytes [offset, offset+len(b)) into b, which is on the
+// heap.
+func (m *memory) load(offset uint32, b []byte) {
+	glue().memRead.Invoke(m.mem, offset, len(b), coreAddr(b))
+	runtime.KeepAlive(b)
+}
+
+// store copies b, which is on the heap, to guest bytes at offset.
+func (m *memory) store(offset uint32, b []byte) {
+	glue().memWrite.Invoke(m.mem, offset, coreAddr(b), len(b))
+	runtime.KeepAlive(b)
+}
+
 // Read returns a copy of the range.
 func (m *memory) Read(offset, n uint32) ([]byte, bool) {
 	if !m.inBounds(offset, n) {
@@ -295,10 +325,14 @@ func (m *memory) Read(offset, n uint32) ([]byte, bool) {
 	}
 	b := make([]byte, n)
 	if n > 0 {
-		js.CopyBytesToGo(b, m.u8.Call("subarray", offset, offset+n))
+		m.load(offset, b)
 	}
 	return b, true
 }
+
+// heapSink makes Write's b escape, so that every caller's b is on the heap
+// (see coreAddr); it is never read.
+var heapSink []byte
 
 func (m *memory) Write(offset uint32, b []byte) bool {
 	n := uint32(len(b))
@@ -306,7 +340,9 @@ func (m *memory) Write(offset uint32, b []byte) bool {
 		return false
 	}
 	if n > 0 {
-		js.CopyBytesToJS(m.u8.Call("subarray", offset, offset+n), b)
+		heapSink = b
+		heapSink = nil
+		m.store(offset, b)
 	}
 	return true
 }
@@ -315,14 +351,16 @@ func (m *memory) ReadUint32Le(offset uint32) (uint32, bool) {
 	if !m.inBounds(offset, 4) {
 		return 0, false
 	}
-	return uint32(m.dv.Call("getUint32", offset, true).Float()), true
+	m.load(offset, m.scratch[:4])
+	return endian.LittleEndian.Uint32(m.scratch), true
 }
 
 func (m *memory) WriteUint32Le(offset, v uint32) bool {
 	if !m.inBounds(offset, 4) {
 		return false
 	}
-	m.dv.Call("setUint32", offset, v, true)
+	endian.LittleEndian.PutUint32(m.scratch, v)
+	m.store(offset, m.scratch[:4])
 	return true
 }
 
@@ -330,17 +368,16 @@ func (m *memory) ReadUint64Le(offset uint32) (uint64, bool) {
 	if !m.inBounds(offset, 8) {
 		return 0, false
 	}
-	lo := uint32(m.dv.Call("getUint32", offset, true).Float())
-	hi := uint32(m.dv.Call("getUint32", offset+4, true).Float())
-	return uint64(hi)<<32 | uint64(lo), true
+	m.load(offset, m.scratch)
+	return endian.LittleEndian.Uint64(m.scratch), true
 }
 
 func (m *memory) WriteUint64Le(offset uint32, v uint64) bool {
 	if !m.inBounds(offset, 8) {
 		return false
 	}
-	m.dv.Call("setUint32", offset, uint32(v), true)
-	m.dv.Call("setUint32", offset+4, uint32(v>>32), true)
+	endian.LittleEndian.PutUint64(m.scratch, v)
+	m.store(offset, m.scratch)
 	return true
 }
 

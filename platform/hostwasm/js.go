@@ -25,7 +25,6 @@ var (
 	jsObject      = jsGlobal.Get("Object")
 	jsArray       = jsGlobal.Get("Array")
 	jsUint8Array  = jsGlobal.Get("Uint8Array")
-	jsDataView    = jsGlobal.Get("DataView")
 	jsBigInt      = jsGlobal.Get("BigInt")
 	jsArrayBuffer = jsGlobal.Get("ArrayBuffer")
 

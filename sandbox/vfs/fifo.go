@@ -114,6 +114,16 @@ func (p *pipe) read(ctx context.Context, b []byte, nonblock bool) (int, error) {
 	}
 }
 
+// ready reports whether read, or write with n bytes, would return at once.
+func (p *pipe) ready(write bool, n int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if write {
+		return n == 0 || p.hadReader && p.readers == 0 || PipeBuf-p.n >= n
+	}
+	return p.n > 0 || p.hadWriter && p.writers == 0
+}
+
 // write copies b into the buffer, blocking while it is full, until all of
 // b is written. Like every short write in this package, a partial write
 // returns its count with an error (EAGAIN, EPIPE or ctx.Err()).

@@ -213,6 +213,18 @@ func (h *File) ReadContext(ctx context.Context, p []byte) (int, error) {
 	return h.readDevice(p)
 }
 
+// Ready reports whether a read, or a write of n bytes, would go ahead
+// without waiting: always, but on a FIFO opened without ONonblock only
+// while it has bytes to read or its writers are gone (a read), or has room
+// for all n bytes or its readers are gone (a write). What it tells holds
+// until another handle reads or writes the FIFO.
+func (h *File) Ready(write bool, n int) bool {
+	if h.node.typ != TypeFIFO || h.pipe == nil || h.Flags()&ONonblock != 0 || h.closed.Load() {
+		return true
+	}
+	return h.pipe.ready(write, n)
+}
+
 func (h *File) readDevice(p []byte) (int, error) {
 	switch h.node.dev {
 	case DevNull:

@@ -301,6 +301,25 @@ func fdPread(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) errno
 	}
 }
 
+// fdReadNow tells whether fd_read would return without waiting: on a
+// file, a FIFO with bytes or without writers, a pipe end of Process.Pipe
+// likewise, or a closed stream; and when it fails at once.
+func fdReadNow(p *Process, _ wasm.Memory, s []uint64) bool {
+	e, en := p.get(uint32(s[0]), rightFdRead)
+	switch {
+	case en != errnoSuccess || e.isDir:
+		return true
+	case !e.stream:
+		return e.file.Ready(false, 1)
+	case e.r == nil:
+		return true
+	}
+	if end, ok := e.end.(PipeReader); ok {
+		return end.p.ready(false, 1)
+	}
+	return false
+}
+
 // readv reads into the iovecs at iovs, straight into guest memory. With
 // off < 0 it reads at the current offset and stops after the first read
 // of anything but a regular file, so it never blocks once it has data.
@@ -318,8 +337,11 @@ func (p *Process) readv(ctx context.Context, op string, mem wasm.Memory, e *fdEn
 		if uint64(total)+uint64(l) > math.MaxUint32 {
 			break
 		}
-		buf, ok := mem.Read(ptr, l)
-		if !ok {
+		var buf []byte
+		var ok bool
+		if _, copies := mem.(wasm.CopyingMemory); copies && inBounds(mem, ptr, uint64(l)) {
+			buf = p.buffer(int(l))
+		} else if buf, ok = mem.Read(ptr, l); !ok {
 			if total > 0 {
 				break
 			}
@@ -387,6 +409,46 @@ func fdPwrite(ctx context.Context, p *Process, mem wasm.Memory, s []uint64) errn
 		}
 		return writeU32(mem, uint32(s[4]), n)
 	}
+}
+
+// fdWriteNow tells whether fd_write would return without waiting: on a
+// file, on a FIFO or a pipe end of Process.Pipe with room for all the
+// bytes or without readers, or on a discarded stream; and when it fails
+// at once.
+func fdWriteNow(p *Process, mem wasm.Memory, s []uint64) bool {
+	e, en := p.get(uint32(s[0]), rightFdWrite)
+	if en != errnoSuccess || e.isDir || e.stream && e.w == nil {
+		return true
+	}
+	end, isPipe := e.end.(PipeWriter)
+	if e.stream && !isPipe {
+		return false
+	}
+	n, ok := iovecsLen(mem, uint32(s[1]), uint32(s[2]))
+	switch {
+	case !ok:
+		return true
+	case !e.stream:
+		return e.file.Ready(true, n)
+	}
+	return end.p.ready(true, n)
+}
+
+// iovecsLen adds up the lengths of the iovecs at iovs; false if they are
+// out of bounds or add up past what a write takes.
+func iovecsLen(mem wasm.Memory, iovs, count uint32) (int, bool) {
+	if !inBounds(mem, iovs, uint64(count)*sizeIovec) {
+		return 0, false
+	}
+	vec, _ := mem.Read(iovs, count*sizeIovec)
+	var total uint64
+	for i := uint32(0); i < count; i++ {
+		total += uint64(le32(vec[i*sizeIovec+4:]))
+	}
+	if total > math.MaxUint32 {
+		return 0, false
+	}
+	return int(total), true
 }
 
 // writev writes the iovecs at iovs in one call to the file or stream: one

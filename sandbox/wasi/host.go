@@ -45,17 +45,17 @@ func HostModule() wasm.HostModule {
 		nonBlocking(fn("fd_filestat_get", fdFilestatGet, i32, i32)),
 		nonBlocking(fn("fd_filestat_set_size", fdFilestatSetSize, i32, i64)),
 		nonBlocking(fn("fd_filestat_set_times", fdFilestatSetTimes, i32, i64, i64, i32)),
-		fn("fd_pread", fdPread, i32, i32, i32, i64, i32),
+		nonBlocking(fn("fd_pread", fdPread, i32, i32, i32, i64, i32)),
 		nonBlocking(fn("fd_prestat_get", fdPrestatGet, i32, i32)),
 		nonBlocking(fn("fd_prestat_dir_name", fdPrestatDirName, i32, i32, i32)),
-		fn("fd_pwrite", fdPwrite, i32, i32, i32, i64, i32),
-		fn("fd_read", fdRead, i32, i32, i32, i32),
+		nonBlocking(fn("fd_pwrite", fdPwrite, i32, i32, i32, i64, i32)),
+		immediate(fn("fd_read", fdRead, i32, i32, i32, i32), fdReadNow),
 		nonBlocking(fn("fd_readdir", fdReaddir, i32, i32, i32, i64, i32)),
 		nonBlocking(fn("fd_renumber", fdRenumber, i32, i32)),
 		nonBlocking(fn("fd_seek", fdSeek, i32, i64, i32, i32)),
 		nonBlocking(fn("fd_sync", fdSync, i32)),
 		nonBlocking(fn("fd_tell", fdTell, i32, i32)),
-		fn("fd_write", fdWrite, i32, i32, i32, i32),
+		immediate(fn("fd_write", fdWrite, i32, i32, i32, i32), fdWriteNow),
 		nonBlocking(fn("path_create_directory", pathCreateDirectory, i32, i32, i32)),
 		nonBlocking(fn("path_filestat_get", pathFilestatGet, i32, i32, i32, i32, i32)),
 		nonBlocking(fn("path_filestat_set_times", pathFilestatSetTimes, i32, i32, i32, i32, i64, i64, i32)),
@@ -81,10 +81,21 @@ func HostModule() wasm.HostModule {
 var errnoResult = []wasm.ValueType{i32}
 
 // nonBlocking marks a function that never waits (wasm.HostFunc.NonBlocking):
-// fd_read, fd_write, fd_pread, fd_pwrite, poll_oneoff and sched_yield may
-// wait on pipes, FIFOs, timers or the scheduler; the others do not.
+// fd_read, fd_write, poll_oneoff and sched_yield may wait on pipes, FIFOs,
+// timers or the scheduler; the others do not (fd_pread and fd_pwrite on a
+// pipe fail with ESPIPE).
 func nonBlocking(f wasm.HostFunc) wasm.HostFunc {
 	f.NonBlocking = true
+	return f
+}
+
+// immediate gives a function that may wait the test of
+// wasm.HostFunc.Immediate: now tells whether it would finish at once.
+func immediate(f wasm.HostFunc, now func(p *Process, mem wasm.Memory, stack []uint64) bool) wasm.HostFunc {
+	f.Immediate = func(ctx context.Context, mem wasm.Memory, stack []uint64) bool {
+		p := FromContext(ctx)
+		return p == nil || now(p, mem, stack)
+	}
 	return f
 }
 

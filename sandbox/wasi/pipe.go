@@ -53,6 +53,18 @@ func (p *pipe) readiness(read bool) (n uint64, en errno, notReady <-chan struct{
 	return 0, errnoSuccess, p.changed
 }
 
+// ready reports whether a read, or a write of n bytes, would return at
+// once: there are bytes or no writer left, room for all n bytes or no
+// reader left.
+func (p *pipe) ready(write bool, n int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if write {
+		return p.readers.Load() == 0 || len(p.buf)-p.n >= n
+	}
+	return p.n > 0 || p.writers.Load() == 0
+}
+
 // PipeReader is the reading end of a pipe made by Process.Pipe.
 type PipeReader struct{ p *pipe }
 
