@@ -34,7 +34,9 @@ func TestRunCode(t *testing.T) {
 	eval(t, ctx, `(async () => {
 		window.csb = await W.Sandbox.create({ network: { allow: [`+jsString(api.URL+"/")+`] } });
 		window.code = async (req) => {
-			const r = await csb.runCode(req);
+			// The default timeout (3 s) counts the guest's start; cases
+			// that are not about timing take the longest one.
+			const r = await csb.runCode({ timeoutMs: 5000, ...req });
 			return { ok: r.ok, stdout: r.stdout, stderr: r.stderr, result: r.result, warnings: r.warnings, durationMs: r.durationMs,
 				error: r.error ? { Name: r.error.name, Code: r.error.code, Message: r.error.message, isTimeout: r.error instanceof W.TimeoutError } : null };
 		};
