@@ -131,10 +131,13 @@ type compiled struct {
 	globals map[string]binary.GlobalType // exported globals
 	imports []binary.Import              // function imports, in order
 	// mem is the limits of the module's memory when it was compiled to
-	// import it (see importMemory), else nil; dirty (a Uint32Array) is
+	// import it (see importDefs), else nil; dirty (a Uint32Array) is
 	// then the ranges of a recycled memory to zero (see binary.DirtyRanges).
 	mem   *binary.Limits
 	dirty js.Value
+	// table is the type of the module's table when it was compiled to
+	// import it, else nil.
+	table *binary.TableType
 }
 
 type compileEntry struct {
@@ -216,12 +219,14 @@ func compile(bin []byte, sync bool) (*compiled, error) {
 	if binary.HasCustom(bin, "go:buildid") {
 		bin = lazytable.Apply(bin) // see wazeroengine: Go's table, filled on first use
 	}
-	if out, lim, err := importMemory(bin, m); err == nil {
-		bin, c.mem = out, &lim
-		r := binary.DirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
-		c.dirty = jsGlobal.Get("Uint32Array").New(len(r))
-		for k, v := range r {
-			c.dirty.SetIndex(k, v)
+	if out, h, err := importDefs(bin, m); err == nil {
+		bin, c.mem, c.table = out, h.mem, h.table
+		if lim := h.mem; lim != nil {
+			r := binary.DirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
+			c.dirty = jsGlobal.Get("Uint32Array").New(len(r))
+			for k, v := range r {
+				c.dirty.SetIndex(k, v)
+			}
 		}
 	}
 
@@ -297,18 +302,16 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 	}
 	i := &instance{e: e, c: m.c, ctx: ctx}
 	registerInstance(i)
-	memMin, memMax := -1, -1
-	if lim := m.c.mem; lim != nil {
-		memMin = int(lim.Min)
-		if lim.HasMax {
-			memMax = int(lim.Max)
-		}
+	memMin, memMax := limits(m.c.mem)
+	tableMin, tableMax := -1, -1
+	if t := m.c.table; t != nil {
+		tableMin, tableMax = limits(&t.Limits)
 	}
 	g := glue()
 
 	// A start function runs inside the constructor, a call from Go.
 	nested.push(i)
-	thrown := g.instantiate.Invoke(i.id, m.c.mod, m.importSpecs(), e.jspi, memMin, memMax, m.c.dirty)
+	thrown := g.instantiate.Invoke(i.id, m.c.mod, m.importSpecs(), e.jspi, memMin, memMax, m.c.dirty, tableMin, tableMax)
 	nested.pop(i)
 	var err error
 	if !thrown.IsNull() {
@@ -330,6 +333,18 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 		i.mem = newMemory(mem)
 	}
 	return i, nil
+}
+
+// limits gives lim's minimum and maximum for the glue: -1 for no limits
+// (lim is nil) or no maximum.
+func limits(lim *binary.Limits) (lo, hi int) {
+	if lim == nil {
+		return -1, -1
+	}
+	if !lim.HasMax {
+		return int(lim.Min), -1
+	}
+	return int(lim.Min), int(lim.Max)
 }
 
 // errUnwind is thrown into a guest whose host function ended it; the

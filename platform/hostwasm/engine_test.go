@@ -500,3 +500,115 @@ func TestMemoryNotSharedAcrossModules(t *testing.T) {
 		b.Close(ctx)
 	}
 }
+
+// tableModule is memModule with a table of limits lim (see withTable) and
+// exports setAt(i), which stores a function at entry i, nullAt(i), whether
+// entry i is null, growTable(), which adds an entry, and the table itself.
+func tableModule(lim binary.Limits) []byte {
+	const end = 0x0b
+	m := withTable(memModule(binary.Limits{Min: 1, Max: 2, HasMax: true}), lim)
+	seven := m.Elements[0].Funcs[0]
+	first := uint32(len(m.Imports) + len(m.Funcs))
+	m.Types = append(m.Types,
+		binary.FuncType{Params: []binary.ValType{binary.I32}},  // 2
+		binary.FuncType{Results: []binary.ValType{binary.I32}}, // 3
+	)
+	m.Funcs = append(m.Funcs, 2, 0, 3)
+	m.Codes = append(m.Codes,
+		binary.Code{Body: []byte{0x20, 0, 0xd2, byte(seven), 0x26, 0, end}}, // setAt: table.set i (ref.func seven)
+		binary.Code{Body: []byte{0x20, 0, 0x25, 0, 0xd1, end}},              // nullAt: ref.is_null (table.get i)
+		binary.Code{Body: []byte{0xd0, 0x70, 0x41, 1, 0xfc, 0x0f, 0, end}},  // growTable: table.grow (ref.null func) 1
+	)
+	for k, name := range []string{"setAt", "nullAt", "growTable"} {
+		m.Exports = append(m.Exports, binary.Export{Name: name, Kind: binary.ExternFunc, Index: first + uint32(k)})
+	}
+	m.Exports = append(m.Exports, binary.Export{Name: "table", Kind: binary.ExternTable})
+	return m.Encode()
+}
+
+// TestTableRecycled checks that a closed instance's table goes to the next
+// instance of the module with only its element segment's entries set, and
+// that a table that grew does not.
+func TestTableRecycled(t *testing.T) {
+	ctx := context.Background()
+	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
+		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	const size = 300
+	mod, err := e.Compile(ctx, tableModule(binary.Limits{Min: size}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod.(*module).c.table == nil {
+		t.Fatal("the module was not compiled to import its table")
+	}
+	table := func(inst wasm.Instance) js.Value { return glue().exported.Invoke(inst.(*instance).id, "table") }
+	call := func(inst wasm.Instance, name string, args ...uint64) uint64 {
+		t.Helper()
+		r, err := inst.Call(ctx, name, args...)
+		if err != nil {
+			t.Fatalf("%s%v: %v", name, args, err)
+		}
+		if len(r) == 0 {
+			return 0
+		}
+		return r[0]
+	}
+
+	a, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := []uint64{0, 1, 5, 150, size - 1}
+	for _, i := range set {
+		call(a, "setAt", i)
+	}
+	for _, i := range set {
+		if call(a, "nullAt", i) != 0 || call(a, "callAt", i) != 7 {
+			t.Fatalf("entry %d was not set", i)
+		}
+	}
+	tableA := table(a)
+	a.Close(ctx)
+
+	b, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !table(b).Equal(tableA) {
+		t.Fatal("the second instance did not get the first one's table back")
+	}
+	if got := table(b).Get("length").Int(); got != size {
+		t.Errorf("recycled table of %d entries, want %d", got, size)
+	}
+	for i := range uint64(size) {
+		if i != 2 && call(b, "nullAt", i) != 1 {
+			t.Errorf("entry %d of a recycled table is not null", i)
+		}
+	}
+	if call(b, "nullAt", 2) != 0 || call(b, "callAt", 2) != 7 {
+		t.Error("the element segment's entry is not set in a recycled table")
+	}
+	if _, err := b.Call(ctx, "callAt", 5); err == nil {
+		t.Error("calling a cleared entry did not trap")
+	}
+	// b grows its table: it must not be pooled.
+	call(b, "growTable")
+	tableB := table(b)
+	b.Close(ctx)
+	c, err := mod.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if table(c).Equal(tableB) {
+		t.Error("a table that grew was recycled")
+	}
+	if got := table(c).Get("length").Int(); got != size {
+		t.Errorf("new table of %d entries, want %d", got, size)
+	}
+}

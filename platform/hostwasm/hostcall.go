@@ -359,9 +359,10 @@ func goObject() js.Value {
 
 // glueFuncs are the JavaScript functions of glueSource.
 type glueFuncs struct {
-	instantiate      js.Value // (id, module, specs, jspi, memMin, memMax, dirty) → null or what it threw
+	instantiate      js.Value // (id, module, specs, jspi, memMin, memMax, dirty, tableMin, tableMax) → null or what it threw
 	instantiateAsync js.Value // (id, module) → Promise
 	memory           js.Value // (id) → the exported memory, or undefined
+	exported         js.Value // (id, name) → the export, or undefined (for tests)
 	drop             js.Value // (id, recycle): forgets the instance
 	getGlobal        js.Value // (id, name) → value
 	setGlobal        js.Value // (id, name, value)
@@ -398,7 +399,7 @@ func glue() *glueFuncs {
 		// one of its own, so that Node need not load perf_hooks).
 		obj := jsGlobal.Get("Function").New("exports", "go", "unwind", "keepNegZero", "performance", glueSource).Invoke(ex, g, errUnwind, jsKeepNegZero, jsGlobal.Get("performance"))
 		glueVal = glueFuncs{instantiate: obj.Get("instantiate"), instantiateAsync: obj.Get("instantiateAsync"),
-			memory: obj.Get("memory"), drop: obj.Get("drop"), getGlobal: obj.Get("getGlobal"), setGlobal: obj.Get("setGlobal"),
+			memory: obj.Get("memory"), exported: obj.Get("exported"), drop: obj.Get("drop"), getGlobal: obj.Get("getGlobal"), setGlobal: obj.Get("setGlobal"),
 			callSync: obj.Get("callSync"), settle: obj.Get("settle"), start: obj.Get("start"), deliver: obj.Get("deliver"),
 			memRead: obj.Get("memRead"), memWrite: obj.Get("memWrite"), memSize: obj.Get("memSize")}
 	})
@@ -489,55 +490,113 @@ function maker(params, kind) {
   return m;
 }
 
-// Memories of guests compiled to import theirs (see memimport.go), by
-// module (its dirty ranges, an object of its own): each of the module's
-// initial size and zeroed except where the module's data segments write
-// again, so that an instance of that module cannot tell it from a fresh
-// one. A memory that grew is never pooled (it cannot shrink); the pool
-// keeps a few for each module, 64 MiB in all.
-const memPools = new Map();
-let pooledBytes = 0;
-const poolMaxBytes = 64 << 20, poolMaxPerSize = 4;
+// Memories and tables of guests compiled to import theirs (see
+// memimport.go), pooled by module: each memory of the module's initial
+// size and zeroed except where the module's data segments write again
+// (box.dirty), each table of its initial length and all null, so that an
+// instance of that module cannot tell them from its own. A memory or table
+// that grew is never pooled (neither can shrink); the pools keep a few of
+// each for every module, 64 MiB of memories and a million table entries
+// in all.
+const pools = new Map();
+let pooledBytes = 0, pooledEntries = 0;
+const poolMaxBytes = 64 << 20, poolMaxEntries = 1 << 20, poolMaxPerModule = 4;
 
-function takeMemory(min, max, dirty) {
-  const pool = memPools.get(dirty);
-  if (pool && pool.length > 0) {
+function poolOf(mod) {
+  let p = pools.get(mod);
+  if (!p) pools.set(mod, p = { mems: [], tables: [] });
+  return p;
+}
+
+function takeMemory(pool, min, max) {
+  if (pool.mems.length > 0) {
     pooledBytes -= min * 65536;
-    return pool.pop();
+    return pool.mems.pop();
   }
   return new WebAssembly.Memory(max < 0 ? { initial: min } : { initial: min, maximum: max });
 }
 
-// recycle zeroes the pooled memory of a closed instance and keeps it for
-// the next instance of the same limits, if it has not grown and the pool
-// has room. box.dirty lists the ranges to zero: the module's data
-// segments write the rest again when the next instance starts.
-function recycle(box) {
-  const m = box.pooled;
-  box.pooled = null;
-  box.mem = null;
-  if (!m) return;
-  const bytes = box.min * 65536;
-  if (!box.dirty || m.buffer.byteLength !== bytes || pooledBytes + bytes > poolMaxBytes) return;
-  let pool = memPools.get(box.dirty);
-  if (!pool) memPools.set(box.dirty, pool = []);
-  if (pool.length >= poolMaxPerSize) return;
-  const u8 = new Uint8Array(m.buffer), d = box.dirty;
-  for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
-  pool.push(m);
-  pooledBytes += bytes;
+// takeTable returns a pooled table ({table, clear}) or a new one.
+function takeTable(pool, min, max) {
+  if (pool.tables.length > 0) {
+    pooledEntries -= min;
+    return pool.tables.pop();
+  }
+  const desc = { element: 'anyfunc', initial: min };
+  if (max >= 0) desc.maximum = max;
+  return { table: new WebAssembly.Table(desc), clear: null };
 }
 
-// makeImports builds the import object of instance id: specs lists
-// [module, name, funcIndex, params, kind] for every import. With memMin
-// >= 0 the module imports its memory (maximum memMax pages, or none if
-// negative), which comes from the module's pool (dirty names it).
-function makeImports(id, specs, jspi, memMin, memMax, dirty) {
-  const box = { mem: null, pooled: null, min: memMin, max: memMax, dirty };
+// clearModule is a module whose export c(n) stores null in every entry
+// below n of the funcref table it imports that is not null already: one
+// call from JavaScript, where Table.prototype.set would cross into the
+// engine once an entry. It reads before it writes because a process
+// fills a few hundred of a Go tool's 7,000 entries, and V8 takes about
+// 5 ns to read an entry and 20 ns to store one (table.fill stores each).
+//
+//	(func (param $n i32) (local $i i32)
+//	  (block (loop
+//	    (br_if 1 (i32.ge_u (local.get $i) (local.get $n)))
+//	    (if (i32.eqz (ref.is_null (table.get (local.get $i))))
+//	      (then (table.set (local.get $i) (ref.null func))))
+//	    (local.set $i (i32.add (local.get $i) (i32.const 1)))
+//	    (br 0))))
+let clearModule = null;
+function clearer(table) {
+  clearModule ??= new WebAssembly.Module(new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x01, 0x05, 0x01, 0x60, 0x01, 0x7f, 0x00, // type (i32) -> ()
+    0x02, 0x09, 0x01, 0x01, 0x74, 0x01, 0x74, 0x01, 0x70, 0x00, 0x00, // import t.t (table 0 funcref)
+    0x03, 0x02, 0x01, 0x00, // one function of type 0
+    0x07, 0x05, 0x01, 0x01, 0x63, 0x00, 0x00, // export it as c
+    0x0a, 0x2b, 0x01, 0x29, 0x01, 0x01, 0x7f, // its body, 41 bytes, with one i32 local:
+    0x02, 0x40, 0x03, 0x40, // block loop
+    0x20, 0x01, 0x20, 0x00, 0x4f, 0x0d, 0x01, // br_if 1 (i >= n)
+    0x20, 0x01, 0x25, 0x00, 0xd1, 0x45, 0x04, 0x40, // if !ref.is_null(table.get i)
+    0x20, 0x01, 0xd0, 0x70, 0x26, 0x00, 0x0b, // table.set i null end
+    0x20, 0x01, 0x41, 0x01, 0x6a, 0x21, 0x01, // i++
+    0x0c, 0x00, 0x0b, 0x0b, 0x0b, // br 0 end end end
+  ]));
+  return new WebAssembly.Instance(clearModule, { t: { t: table } }).exports.c;
+}
+
+// recycle clears the pooled memory and table of a closed instance and
+// keeps them for the next instance of the same module, if they have not
+// grown and the pools have room. box.dirty lists the memory's ranges to
+// zero: the module's data segments write the rest again when the next
+// instance starts. A table is cleared whole, which also lets the closed
+// instance's functions go.
+function recycle(box) {
+  const m = box.pooled, t = box.table;
+  box.pooled = box.mem = box.table = null;
+  const pool = poolOf(box.mod);
+  const bytes = box.min * 65536;
+  if (m && box.dirty && m.buffer.byteLength === bytes && pooledBytes + bytes <= poolMaxBytes && pool.mems.length < poolMaxPerModule) {
+    const u8 = new Uint8Array(m.buffer), d = box.dirty;
+    for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
+    pool.mems.push(m);
+    pooledBytes += bytes;
+  }
+  if (t && t.table.length === box.tmin && pooledEntries + box.tmin <= poolMaxEntries && pool.tables.length < poolMaxPerModule) {
+    t.clear ??= clearer(t.table);
+    t.clear(box.tmin);
+    pool.tables.push(t);
+    pooledEntries += box.tmin;
+  }
+}
+
+// makeImports builds the import object of instance id of module mod:
+// specs lists [module, name, funcIndex, params, kind] for every import.
+// With memMin >= 0 the module imports its memory (maximum memMax pages, or
+// none if negative), with tableMin >= 0 its table (likewise), which come
+// from the module's pools (dirty lists the memory's ranges to zero).
+function makeImports(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax) {
+  const box = { mem: null, pooled: null, table: null, mod, min: memMin, tmin: tableMin, dirty };
   const imports = {};
-  if (memMin >= 0) {
-    box.mem = box.pooled = takeMemory(memMin, memMax, dirty);
-    imports['` + memImportModule + `'] = { ` + memImportName + `: box.mem };
+  if (memMin >= 0 || tableMin >= 0) {
+    const pool = poolOf(mod), ns = imports['` + memImportModule + `'] = {};
+    if (memMin >= 0) ns.` + memImportName + ` = box.mem = box.pooled = takeMemory(pool, memMin, memMax);
+    if (tableMin >= 0) ns.` + tableImportName + ` = (box.table = takeTable(pool, tableMin, tableMax)).table;
   }
   for (const [mod, name, idx, params, kind] of specs) {
     const ns = imports[mod] ??= {};
@@ -555,8 +614,8 @@ const live = new Map();
 
 // instantiate creates instance id synchronously (a start function runs
 // now); it returns null, or what the constructor threw.
-function instantiate(id, mod, specs, jspi, memMin, memMax, dirty) {
-  const { imports, box } = makeImports(id, specs, jspi, memMin, memMax, dirty);
+function instantiate(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax) {
+  const { imports, box } = makeImports(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax);
   const rec = { imports, box, exports: null, fns: new Map() };
   live.set(id, rec);
   try {
@@ -582,19 +641,23 @@ function ready(rec, inst) {
   if (mem instanceof WebAssembly.Memory) rec.box.mem = mem;
 }
 
+function exported(id, name) {
+  return live.get(id)?.exports?.[name];
+}
+
 function memory(id) {
   const mem = live.get(id)?.exports?.memory;
   return mem instanceof WebAssembly.Memory ? mem : undefined;
 }
 
-// drop forgets instance id; with recycle its pooled memory goes back to
-// the pool.
+// drop forgets instance id; with recycle its pooled memory and table go
+// back to the pools.
 function drop(id, recycleMem) {
   const rec = live.get(id);
   if (!rec) return;
   live.delete(id);
   if (recycleMem) recycle(rec.box);
-  else rec.box.mem = rec.box.pooled = null;
+  else rec.box.mem = rec.box.pooled = rec.box.table = null;
 }
 
 function getGlobal(id, name) {
@@ -677,5 +740,5 @@ function memSize(mem) {
   return mem.buffer.byteLength;
 }
 
-return { instantiate, instantiateAsync, memory, drop, getGlobal, setGlobal, callSync, settle, start, deliver, memRead, memWrite, memSize };
+return { instantiate, instantiateAsync, memory, exported, drop, getGlobal, setGlobal, callSync, settle, start, deliver, memRead, memWrite, memSize };
 `
