@@ -612,3 +612,59 @@ func TestTableRecycled(t *testing.T) {
 		t.Errorf("new table of %d entries, want %d", got, size)
 	}
 }
+
+// TestImportsReused checks that host calls reach the instance that made
+// them when instances of one module come and go, their import objects
+// passing from closed instances to new ones.
+func TestImportsReused(t *testing.T) {
+	ctx := context.WithValue(context.Background(), ctxKey{}, "call ctx")
+	e, err := NewEngine(testHost())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	mod, err := e.Compile(ctx, testModule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type proc struct {
+		inst  wasm.Instance
+		poked map[uint32]bool
+	}
+	var open []proc
+	for round := range 6 {
+		inst, err := mod.Instantiate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, proc{inst, map[uint32]bool{}})
+		addr := uint32(16 * (round + 1))
+		for k, p := range open {
+			if _, err := p.inst.Call(ctx, "poke", uint64(addr)); err != nil {
+				t.Fatalf("round %d, instance %d: poke: %v", round, k, err)
+			}
+			p.poked[addr] = true
+			if got, err := p.inst.Call(ctx, "add", 40, 2); err != nil || got[0] != 42 {
+				t.Fatalf("round %d, instance %d: add = %v, %v", round, k, got, err)
+			}
+		}
+		// Each instance holds what it poked itself and nothing else.
+		for k, p := range open {
+			for r := range round + 1 {
+				a := uint32(16 * (r + 1))
+				if b, ok := p.inst.Memory().Read(a, 2); !ok || (string(b) == "hi") != p.poked[a] {
+					t.Errorf("round %d, instance %d: offset %d reads %q", round, k, a, b)
+				}
+			}
+		}
+		if round%2 == 1 { // close the oldest two: their imports serve the next
+			for _, p := range open[:2] {
+				p.inst.Close(ctx)
+			}
+			open = open[2:]
+		}
+	}
+	for _, p := range open {
+		p.inst.Close(ctx)
+	}
+}

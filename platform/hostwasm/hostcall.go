@@ -484,8 +484,8 @@ function maker(params, kind) {
   }
   const body = 'return function(' + names.join(',') + ') {' +
     'const mem = box.mem; ' +
-    'return finish(call(id, idx, mem ? mem.buffer.byteLength : -1' + slots.map((s) => ',' + s).join('') + '), ' + kind + ', jspi); };';
-  m = new Function('call', 'finish', 'lo', 'hi', 'id', 'idx', 'box', 'jspi', body);
+    'return finish(call(box.id, idx, mem ? mem.buffer.byteLength : -1' + slots.map((s) => ',' + s).join('') + '), ' + kind + ', jspi); };';
+  m = new Function('call', 'finish', 'lo', 'hi', 'idx', 'box', 'jspi', body);
   makers.set(key, m);
   return m;
 }
@@ -585,26 +585,61 @@ function recycle(box) {
   }
 }
 
-// makeImports builds the import object of instance id of module mod:
-// specs lists [module, name, funcIndex, params, kind] for every import.
-// With memMin >= 0 the module imports its memory (maximum memMax pages, or
-// none if negative), with tableMin >= 0 its table (likewise), which come
-// from the module's pools (dirty lists the memory's ranges to zero).
+// makeImports returns the import object of instance id of module mod and
+// the box its functions read the instance's id and memory from: specs
+// lists [module, name, funcIndex, params, kind] for every import. With
+// memMin >= 0 the module imports its memory (maximum memMax pages, or none
+// if negative), with tableMin >= 0 its table (likewise), which come from
+// the module's pools (dirty lists the memory's ranges to zero). The
+// functions of a closed instance's import object, if it was recycled,
+// serve the next instance with the same specs: making two dozen closures
+// and Suspending wrappers was a tenth of an instantiation.
 function makeImports(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax) {
-  const box = { mem: null, pooled: null, table: null, mod, min: memMin, tmin: tableMin, dirty };
-  const imports = {};
+  let set = importSets.get(specs)?.pop();
+  if (!set) {
+    const box = { id: 0, mem: null, pooled: null, table: null, mod, min: memMin, tmin: tableMin, dirty, specs };
+    const imports = {};
+    for (const [mod, name, idx, params, kind] of specs) {
+      const ns = imports[mod] ??= {};
+      let f = maker(params, kind)(call, finish, lo, hi, idx, box, jspi);
+      if (jspi) f = new WebAssembly.Suspending(f);
+      ns[name] = f;
+    }
+    if (memMin >= 0 || tableMin >= 0) imports['` + memImportModule + `'] = {};
+    set = { imports, box };
+  }
+  const { imports, box } = set;
+  box.id = id;
   if (memMin >= 0 || tableMin >= 0) {
-    const pool = poolOf(mod), ns = imports['` + memImportModule + `'] = {};
+    const pool = poolOf(mod), ns = imports['` + memImportModule + `'];
     if (memMin >= 0) ns.` + memImportName + ` = box.mem = box.pooled = takeMemory(pool, memMin, memMax);
     if (tableMin >= 0) ns.` + tableImportName + ` = (box.table = takeTable(pool, tableMin, tableMax)).table;
   }
-  for (const [mod, name, idx, params, kind] of specs) {
-    const ns = imports[mod] ??= {};
-    let f = maker(params, kind)(call, finish, lo, hi, id, idx, box, jspi);
-    if (jspi) f = new WebAssembly.Suspending(f);
-    ns[name] = f;
+  return set;
+}
+
+// importSets keeps the import objects of closed instances for the next
+// instances with the same specs, a few each.
+const importSets = new Map();
+const importSetsPerSpecs = 4;
+
+// release forgets what box's instance held; with recycle its memory,
+// table and import object go back to their pools, each ready for the next
+// instance as if new.
+function release(set, recycleAll) {
+  const box = set.box;
+  box.id = 0; // a call that still came would find no instance
+  if (!recycleAll) {
+    box.mem = box.pooled = box.table = null;
+    return;
   }
-  return { imports, box };
+  recycle(box);
+  const ns = set.imports['` + memImportModule + `'];
+  if (box.min >= 0) ns.` + memImportName + ` = undefined;
+  if (box.tmin >= 0) ns.` + tableImportName + ` = undefined;
+  let sets = importSets.get(box.specs);
+  if (!sets) importSets.set(box.specs, sets = []);
+  if (sets.length < importSetsPerSpecs) sets.push(set);
 }
 
 // live holds what JavaScript keeps of each instance, by id: its import
@@ -615,8 +650,8 @@ const live = new Map();
 // instantiate creates instance id synchronously (a start function runs
 // now); it returns null, or what the constructor threw.
 function instantiate(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax) {
-  const { imports, box } = makeImports(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax);
-  const rec = { imports, box, exports: null, fns: new Map() };
+  const set = makeImports(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax);
+  const rec = { set, imports: set.imports, box: set.box, exports: null, fns: new Map() };
   live.set(id, rec);
   try {
     ready(rec, new WebAssembly.Instance(mod, imports));
@@ -650,14 +685,13 @@ function memory(id) {
   return mem instanceof WebAssembly.Memory ? mem : undefined;
 }
 
-// drop forgets instance id; with recycle its pooled memory and table go
-// back to the pools.
+// drop forgets instance id; with recycle its memory, table and import
+// object go back to the pools.
 function drop(id, recycleMem) {
   const rec = live.get(id);
   if (!rec) return;
   live.delete(id);
-  if (recycleMem) recycle(rec.box);
-  else rec.box.mem = rec.box.pooled = rec.box.table = null;
+  release(rec.set, recycleMem);
 }
 
 function getGlobal(id, name) {
