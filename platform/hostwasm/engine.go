@@ -147,9 +147,10 @@ type compileEntry struct {
 }
 
 var (
-	compiles     atomic.Int64 // modules compiled, for tests
-	compileMu    sync.Mutex
-	compileCache = map[[32]byte]*compileEntry{}
+	compiles            atomic.Int64 // modules compiled, for tests
+	asyncInstantiations atomic.Int64 // fallbacks to WebAssembly.instantiate, for tests
+	compileMu           sync.Mutex
+	compileCache        = map[[32]byte]*compileEntry{}
 )
 
 // Compile validates bin and compiles it with WebAssembly.compile, once per
@@ -320,6 +321,7 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 	if err != nil && !i.hostErrSet() {
 		// Hosts may refuse synchronous instantiation (browsers, on the
 		// main thread, for large modules): fall back to the async form.
+		asyncInstantiations.Add(1)
 		_, err = await(g.instantiateAsync.Invoke(i.id, m.c.mod))
 	}
 	if err != nil {

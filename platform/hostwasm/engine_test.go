@@ -627,6 +627,12 @@ func TestImportsReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	async := asyncInstantiations.Load()
+	defer func() {
+		if n := asyncInstantiations.Load() - async; n > 0 {
+			t.Errorf("%d instantiations fell back to WebAssembly.instantiate", n)
+		}
+	}()
 	type proc struct {
 		inst  wasm.Instance
 		poked map[uint32]bool

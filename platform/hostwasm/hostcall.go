@@ -654,7 +654,7 @@ function instantiate(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tabl
   const rec = { set, imports: set.imports, box: set.box, exports: null, fns: new Map() };
   live.set(id, rec);
   try {
-    ready(rec, new WebAssembly.Instance(mod, imports));
+    ready(rec, new WebAssembly.Instance(mod, set.imports));
     return null;
   } catch (err) {
     return err ?? new Error(String(err));
