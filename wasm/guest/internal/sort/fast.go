@@ -4,31 +4,96 @@ import (
 	"bufio"
 	"encoding/binary"
 	"io"
+	"math"
 	"math/bits"
 	"slices"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
-// rec is one input line's first key, located once so comparisons do not
-// rescan fields: its bounds within the line (the record holds no pointer,
-// so the garbage collector never scans the records).
+// lineSet is the input: every line followed by its terminator in one
+// buffer, and where each line begins. There is no slice header (and no
+// pointer for the collector to follow) per line, and a line's bytes and its
+// terminator are written out with one copy.
+type lineSet struct {
+	// data holds the lines; it has at least prefixPad bytes of capacity
+	// past its length, so eight bytes can be loaded at any offset in it.
+	data []byte
+	// starts[i] is where line i begins; starts[count()] is len(data).
+	starts []uint32
+}
+
+// prefixPad is the spare capacity of lineSet.data.
+const prefixPad = 8
+
+func (ls *lineSet) count() int { return len(ls.starts) - 1 }
+
+// line returns line i without its terminator.
+func (ls *lineSet) line(i int) []byte { return ls.data[ls.starts[i] : ls.starts[i+1]-1] }
+
+// lsb has the lowest bit of each byte set; low the low seven bits.
+const (
+	lsb = 0x0101010101010101
+	low = 0x7f7f7f7f7f7f7f7f
+)
+
+// splitLines finds the lines of data, every one of which ends with eol.
+// It looks at eight bytes a step: under wasm, bytes.IndexByte walks a byte
+// at a time.
+func splitLines(data []byte, eol byte) (lineSet, error) {
+	n := wc.CountByte(data, eol) + 1
+	if uint64(len(data)) > math.MaxUint32-prefixPad {
+		return lineSet{}, tool.ErrMemoryExhausted
+	}
+	if err := tool.CheckMemory(4*int64(n) + prefixPad); err != nil {
+		return lineSet{}, err
+	}
+	data = slices.Grow(data, prefixPad)
+	starts := make([]uint32, 1, n)
+	pat := uint64(eol) * lsb
+	i := 0
+	for ; i+8 <= len(data); i += 8 {
+		x := binary.LittleEndian.Uint64(data[i:]) ^ pat
+		// The high bit of a byte of m is set where that byte of x is zero
+		// (exactly: the low seven bits are added apart, so nothing carries
+		// from one byte into the next).
+		m := ^((x&low + low) | x | low)
+		for m != 0 {
+			starts = append(starts, uint32(i+bits.TrailingZeros64(m)>>3+1))
+			m &= m - 1
+		}
+	}
+	for ; i < len(data); i++ {
+		if data[i] == eol {
+			starts = append(starts, uint32(i+1))
+		}
+	}
+	return lineSet{data: data, starts: starts}, nil
+}
+
+// rec is a line's first key: its bounds within the lineSet's data.
 type rec struct {
 	kb, ke uint32
 }
 
-// item is what is sorted: an order-preserving 64-bit prefix of the first
-// key at the current depth, which settles most comparisons without
-// touching the bytes, and the line's input position.
+// item is what is sorted: an order-preserving 64-bit prefix of the text
+// being sorted at the current depth (the first key, or the whole line when
+// keys tie), which settles most comparisons without touching the bytes;
+// the length of that text; and the line's input position.
 type item struct {
-	pfx uint64 // valid when the sorter's prefix kind is not prefixNone
+	// pfx holds the text's bytes as loaded little-endian: its most
+	// significant digit is its lowest byte. radixSort orders by bytes in
+	// that order.
+	pfx uint64
 	idx uint32
+	n   uint32
 }
 
 // Kinds of precomputed prefix of the first key.
 const (
 	prefixNone    = iota
-	prefixBytes   // 8 bytes of the key, big-endian
+	prefixBytes   // 8 bytes of the key
 	prefixNumeric // the value of a -n key, truncated to 3 decimals
 )
 
@@ -46,20 +111,30 @@ func (s *sorter) prefixKind() int {
 
 // keyText returns the part of line that key k covers.
 func (s *sorter) keyText(line []byte, k *key) []byte {
-	if k.sword == 0 && k.schar == 0 && k.eword < 0 && !k.skipSBlanks {
+	if k.whole() {
 		return line
 	}
 	beg := s.begField(line, k)
 	return line[beg:max(s.limField(line, k), beg)]
 }
 
-func bytesPrefix(b []byte) uint64 {
-	if len(b) >= 8 {
-		return binary.BigEndian.Uint64(b)
+// whole reports whether k covers the whole line.
+func (k *key) whole() bool {
+	return k.sword == 0 && k.schar == 0 && k.eword < 0 && !k.skipSBlanks
+}
+
+// loadPrefix returns the first eight of the n bytes at data[p:], zeros
+// past the n-th, as a little-endian word. data must have eight bytes of
+// capacity from p on.
+func loadPrefix(data []byte, p, n int) uint64 {
+	if n <= 0 {
+		return 0
 	}
-	var buf [8]byte
-	copy(buf[:], b)
-	return binary.BigEndian.Uint64(buf[:])
+	v := binary.LittleEndian.Uint64(data[p : p+8])
+	if n < 8 {
+		v &= 1<<(8*n) - 1
+	}
+	return v
 }
 
 // numericPrefix maps a -n key to a number whose order agrees with
@@ -111,19 +186,31 @@ func cmpBytes(a, b []byte) int {
 // sortState is one sort of lines: the lines, their first keys and the
 // kind of prefix.
 type sortState struct {
-	s     *sorter
-	lines [][]byte
-	recs  []rec
-	kind  int
+	s    *sorter
+	ls   *lineSet
+	recs []rec // nil when the first key is the whole line
+	kind int
 	// onlyKey says there is one key; lastResort that lines whose keys
 	// are equal are then ordered by their whole bytes (neither -s nor -u).
 	onlyKey, lastResort bool
 }
 
-func (st *sortState) key(i uint32) []byte {
+// bounds returns where the first key of line i lies in the data (with
+// whole, the line itself).
+func (st *sortState) bounds(i uint32, whole bool) (beg, end int) {
+	if whole || st.recs == nil {
+		return int(st.ls.starts[i]), int(st.ls.starts[i+1] - 1)
+	}
 	r := st.recs[i]
-	return st.lines[i][r.kb:r.ke]
+	return int(r.kb), int(r.ke)
 }
+
+func (st *sortState) key(i uint32) []byte {
+	b, e := st.bounds(i, false)
+	return st.ls.data[b:e]
+}
+
+func (st *sortState) line(i uint32) []byte { return st.ls.line(int(i)) }
 
 // compare orders the lines i and j: keys, then the last-resort whole-line
 // comparison (unless -s or -u), then input order. The first skip bytes of
@@ -131,7 +218,6 @@ func (st *sortState) key(i uint32) []byte {
 func (st *sortState) compare(i, j uint32, skip int) int {
 	s := st.s
 	k0 := s.keys[0]
-	a, b := st.lines[i], st.lines[j]
 	var c int
 	if st.kind == prefixBytes {
 		c = cmpBytes(st.key(i)[skip:], st.key(j)[skip:])
@@ -144,16 +230,19 @@ func (st *sortState) compare(i, j uint32, skip int) int {
 		}
 		return c
 	}
-	for _, k := range s.keys[1:] {
-		if c = k.compare(s.keyText(a, k), s.keyText(b, k)); c != 0 {
-			if k.reverse {
-				return -c
+	if !st.onlyKey {
+		a, b := st.line(i), st.line(j)
+		for _, k := range s.keys[1:] {
+			if c = k.compare(s.keyText(a, k), s.keyText(b, k)); c != 0 {
+				if k.reverse {
+					return -c
+				}
+				return c
 			}
-			return c
 		}
 	}
 	if !s.stable && !s.unique {
-		c = cmpBytes(a, b)
+		c = cmpBytes(st.line(i), st.line(j))
 		if s.global.reverse {
 			c = -c
 		}
@@ -167,7 +256,7 @@ func (st *sortState) compare(i, j uint32, skip int) int {
 // compareLines orders lines whose keys are equal: their bytes from skip
 // on, then input order.
 func (st *sortState) compareLines(i, j uint32, skip int) int {
-	c := cmpBytes(st.lines[i][skip:], st.lines[j][skip:])
+	c := cmpBytes(st.line(i)[skip:], st.line(j)[skip:])
 	if st.s.global.reverse {
 		c = -c
 	}
@@ -177,53 +266,50 @@ func (st *sortState) compareLines(i, j uint32, skip int) int {
 	return int(i) - int(j)
 }
 
-// sortLines sorts lines in place as GNU sort orders them. Where the first
-// key has an order-preserving prefix, a radix sort on the prefix orders
-// most lines without comparing them (for byte keys, eight more bytes at a
-// time while runs of equal prefixes are large); comparisons settle the
-// rest. Ties fall back to input order, so the result is stable.
-func (s *sorter) sortLines(lines [][]byte) {
-	st := &sortState{s: s, lines: lines, recs: make([]rec, len(lines)), kind: s.prefixKind()}
+// sortLines returns the lines in the order GNU sort puts them. Where the
+// first key has an order-preserving prefix, a radix sort on the prefix
+// orders most lines without comparing them (for byte keys, eight more
+// bytes at a time while runs of equal prefixes are large); comparisons
+// settle the rest. Ties fall back to input order, so the result is stable.
+func (s *sorter) sortLines(ls lineSet) []item {
+	n := ls.count()
+	st := &sortState{s: s, ls: &ls, kind: s.prefixKind()}
 	st.onlyKey = len(s.keys) == 1
 	st.lastResort = st.onlyKey && !s.stable && !s.unique
-	k0 := s.keys[0]
-	whole := k0.sword == 0 && k0.schar == 0 && k0.eword < 0 && !k0.skipSBlanks
-	for i, l := range lines {
-		if whole {
-			st.recs[i] = rec{0, uint32(len(l))}
-			continue
+	if k0 := s.keys[0]; !k0.whole() {
+		st.recs = make([]rec, n)
+		for i := range n {
+			l := ls.line(i)
+			beg := s.begField(l, k0)
+			base := ls.starts[i]
+			st.recs[i] = rec{base + uint32(beg), base + uint32(max(s.limField(l, k0), beg))}
 		}
-		beg := s.begField(l, k0)
-		st.recs[i] = rec{uint32(beg), uint32(max(s.limField(l, k0), beg))}
 	}
-	items := make([]item, len(lines))
+	items := make([]item, n)
 	for i := range items {
 		items[i].idx = uint32(i)
 	}
 	if st.kind == prefixNone {
 		st.compareSort(items, 0)
 	} else {
-		st.sortRun(items, make([]item, len(items)), 0, false)
+		st.sortRun(items, make([]item, n), 0, false)
 	}
-	// Permute lines in place, cycle by cycle, marking placed items.
-	const placed = ^uint32(0)
-	for i := range items {
-		if items[i].idx == placed {
+	return items
+}
+
+// write writes the lines in the order of items; with -u, only the first
+// of each run of lines with equal keys.
+func (s *sorter) write(w *bufio.Writer, ls lineSet, items []item) error {
+	for k, it := range items {
+		i := int(it.idx)
+		if s.unique && k > 0 && s.keyEqual(ls.line(int(items[k-1].idx)), ls.line(i)) {
 			continue
 		}
-		first := lines[i]
-		j := i
-		for {
-			k := items[j].idx
-			items[j].idx = placed
-			if int(k) == i {
-				lines[j] = first
-				break
-			}
-			lines[j] = lines[k]
-			j = int(k)
+		if _, err := w.Write(ls.data[ls.starts[i]:ls.starts[i+1]]); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // Below smallRun lines, a run is sorted by comparisons.
@@ -247,24 +333,23 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 	if whole {
 		reverse = st.s.global.reverse
 	}
+	data := st.ls.data
 	for i := range items {
 		it := &items[i]
-		var key []byte
-		if whole {
-			key = st.lines[it.idx]
-		} else {
-			key = st.key(it.idx)
-		}
+		beg, end := st.bounds(it.idx, whole)
 		var p uint64
 		if numeric {
-			p = numericPrefix(key)
+			// Stored with its most significant byte lowest, as
+			// byte prefixes are.
+			p = bits.ReverseBytes64(numericPrefix(data[beg:end]))
 		} else {
-			p = bytesPrefix(key[min(depth, len(key)):])
+			p = loadPrefix(data, beg+depth, end-beg-depth)
 		}
 		if reverse {
 			p = ^p
 		}
 		it.pfx = p
+		it.n = uint32(end - beg)
 	}
 	radixSort(items, tmp)
 	for lo := 0; lo < len(items); {
@@ -277,9 +362,9 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 			// The radix sorts are stable and the input was in input order:
 			// a run known to tie entirely is in its final order.
 			switch {
-			case !numeric && st.longer(run, depth+8, whole):
+			case !numeric && longer(run, depth+8):
 				st.sortRun(run, rtmp, depth+8, whole)
-			case whole && st.sameLength(run, depth+8, true):
+			case whole && sameLength(run, depth+8):
 				// Identical lines.
 			case !whole && st.onlyKey && st.keysEqual(run, depth+8):
 				if st.lastResort {
@@ -295,15 +380,11 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 	}
 }
 
-// longer reports whether every key of run (with whole, every line) is
-// longer than n bytes.
-func (st *sortState) longer(run []item, n int, whole bool) bool {
+// longer reports whether the text of every item of run is longer than n
+// bytes.
+func longer(run []item, n int) bool {
 	for _, it := range run {
-		k := st.lines[it.idx]
-		if !whole {
-			k = st.key(it.idx)
-		}
-		if len(k) <= n {
+		if int(it.n) <= n {
 			return false
 		}
 	}
@@ -324,24 +405,18 @@ func (st *sortState) keysEqual(run []item, end int) bool {
 	}
 	// The keys end within the prefix, padded with zeros: they are equal
 	// when their lengths are.
-	return st.sameLength(run, end, false)
+	return sameLength(run, end)
 }
 
-// sameLength reports whether the keys of run (with whole, its lines) all
-// have one length, of at most end bytes.
-func (st *sortState) sameLength(run []item, end int, whole bool) bool {
-	length := func(i uint32) int {
-		if whole {
-			return len(st.lines[i])
-		}
-		return len(st.key(i))
-	}
-	n := length(run[0].idx)
-	if n > end {
+// sameLength reports whether the texts of run all have one length, of at
+// most end bytes.
+func sameLength(run []item, end int) bool {
+	n := run[0].n
+	if int(n) > end {
 		return false
 	}
 	for _, it := range run[1:] {
-		if length(it.idx) != n {
+		if it.n != n {
 			return false
 		}
 	}
@@ -361,8 +436,9 @@ func (st *sortState) compareSort(items []item, skip int) {
 	slices.SortFunc(items, func(a, b item) int { return st.compare(a.idx, b.idx, skip) })
 }
 
-// radixSort sorts items stably by pfx, a byte at a time from the lowest,
-// skipping the bytes in which all prefixes agree.
+// radixSort sorts items stably by pfx, taken as a string of eight bytes
+// from its lowest (most significant) byte to its highest: a pass per
+// byte from the last, skipping the bytes in which all prefixes agree.
 func radixSort(items, tmp []item) {
 	var or, and uint64 = 0, ^uint64(0)
 	for _, it := range items {
@@ -371,7 +447,7 @@ func radixSort(items, tmp []item) {
 	}
 	diff := or ^ and // the bits in which some prefixes differ
 	src, dst := items, tmp
-	for sh := uint(0); sh < 64; sh += 8 {
+	for sh := 56; sh >= 0; sh -= 8 {
 		if diff>>sh&0xff == 0 {
 			continue
 		}
