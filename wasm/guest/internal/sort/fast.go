@@ -82,9 +82,6 @@ type rec struct {
 // keys tie), which settles most comparisons without touching the bytes;
 // the length of that text; and the line's input position.
 type item struct {
-	// pfx holds the text's bytes as loaded little-endian: its most
-	// significant digit is its lowest byte. radixSort orders by bytes in
-	// that order.
 	pfx uint64
 	idx uint32
 	n   uint32
@@ -121,20 +118,6 @@ func (s *sorter) keyText(line []byte, k *key) []byte {
 // whole reports whether k covers the whole line.
 func (k *key) whole() bool {
 	return k.sword == 0 && k.schar == 0 && k.eword < 0 && !k.skipSBlanks
-}
-
-// loadPrefix returns the first eight of the n bytes at data[p:], zeros
-// past the n-th, as a little-endian word. data must have eight bytes of
-// capacity from p on.
-func loadPrefix(data []byte, p, n int) uint64 {
-	if n <= 0 {
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(data[p : p+8])
-	if n < 8 {
-		v &= 1<<(8*n) - 1
-	}
-	return v
 }
 
 // numericPrefix maps a -n key to a number whose order agrees with
@@ -339,11 +322,17 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 		beg, end := st.bounds(it.idx, whole)
 		var p uint64
 		if numeric {
-			// Stored with its most significant byte lowest, as
-			// byte prefixes are.
-			p = bits.ReverseBytes64(numericPrefix(data[beg:end]))
-		} else {
-			p = loadPrefix(data, beg+depth, end-beg-depth)
+			p = numericPrefix(data[beg:end])
+		} else if n := end - beg - depth; n > 0 {
+			// Eight bytes from depth on, zeros past the text's end,
+			// big-endian so that words order as the bytes do (data has
+			// room to load eight bytes anywhere; written out here, as
+			// a call costs under wasm).
+			p = binary.LittleEndian.Uint64(data[beg+depth:][:8])
+			if n < 8 {
+				p &= 1<<(8*n) - 1
+			}
+			p = bits.ReverseBytes64(p)
 		}
 		if reverse {
 			p = ^p
@@ -436,39 +425,63 @@ func (st *sortState) compareSort(items []item, skip int) {
 	slices.SortFunc(items, func(a, b item) int { return st.compare(a.idx, b.idx, skip) })
 }
 
-// radixSort sorts items stably by pfx, taken as a string of eight bytes
-// from its lowest (most significant) byte to its highest: a pass per
-// byte from the last, skipping the bytes in which all prefixes agree.
+// radixSort sorts items stably by pfx, most significant byte first: a
+// pass counts the lines by the first byte in which their prefixes differ
+// (the bytes in which all agree cost nothing), moves them to their
+// buckets through tmp, and each bucket is sorted the same way; a small
+// bucket is sorted by insertion. No pass touches the lines' bytes.
 func radixSort(items, tmp []item) {
+	if len(items) <= insertionMax {
+		insertionSort(items)
+		return
+	}
 	var or, and uint64 = 0, ^uint64(0)
 	for _, it := range items {
 		or |= it.pfx
 		and &= it.pfx
 	}
 	diff := or ^ and // the bits in which some prefixes differ
-	src, dst := items, tmp
-	for sh := 56; sh >= 0; sh -= 8 {
-		if diff>>sh&0xff == 0 {
-			continue
-		}
-		var count [256]int
-		for _, it := range src {
-			count[byte(it.pfx>>sh)]++
-		}
-		pos := 0
-		for i, c := range count {
-			count[i] = pos
-			pos += c
-		}
-		for _, it := range src {
-			b := byte(it.pfx >> sh)
-			dst[count[b]] = it
-			count[b]++
-		}
-		src, dst = dst, src
+	if diff == 0 {
+		return
 	}
-	if &src[0] != &items[0] {
-		copy(items, src)
+	sh := 56 - bits.LeadingZeros64(diff)&^7
+	var count [256]int
+	for _, it := range items {
+		count[byte(it.pfx>>sh)]++
+	}
+	pos := 0
+	for i, c := range count {
+		count[i] = pos
+		pos += c
+	}
+	for _, it := range items {
+		b := byte(it.pfx >> sh)
+		tmp[count[b]] = it
+		count[b]++
+	}
+	copy(items, tmp)
+	// Each count is now where its bucket ends.
+	lo := 0
+	for _, hi := range count {
+		if hi-lo > 1 {
+			radixSort(items[lo:hi], tmp[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// Up to insertionMax items, radixSort sorts by insertion.
+const insertionMax = 24
+
+// insertionSort sorts items stably by pfx.
+func insertionSort(items []item) {
+	for i := 1; i < len(items); i++ {
+		it := items[i]
+		j := i
+		for ; j > 0 && items[j-1].pfx > it.pfx; j-- {
+			items[j] = items[j-1]
+		}
+		items[j] = it
 	}
 }
 
