@@ -84,7 +84,9 @@ type rec struct {
 type item struct {
 	pfx uint64
 	idx uint32
-	n   uint32
+	// n is the text's length; for a numeric key, whose length no one
+	// asks, it is 1 if the prefix is the key's exact value, else 0.
+	n uint32
 }
 
 // Kinds of precomputed prefix of the first key.
@@ -123,9 +125,12 @@ func (k *key) whole() bool {
 // numericPrefix maps a -n key to a number whose order agrees with
 // numCompare wherever the two prefixes differ: the value truncated toward
 // zero to three decimals (truncation is monotone), saturated when the
-// integer part is too long.
-func numericPrefix(b []byte) uint64 {
+// integer part is too long. It reports whether the number is the key's
+// value exactly, so that equal exact prefixes mean numCompare finds the
+// keys equal.
+func numericPrefix(b []byte) (p uint64, exact bool) {
 	neg, intp, frac, _ := number(b)
+	exact = len(intp) <= 15 && len(frac) <= 3
 	var v int64
 	if len(intp) > 15 {
 		v = 1e18
@@ -143,7 +148,7 @@ func numericPrefix(b []byte) uint64 {
 	if neg {
 		v = -v
 	}
-	return uint64(v) ^ 1<<63
+	return uint64(v) ^ 1<<63, exact
 }
 
 // cmpBytes is bytes.Compare eight bytes at a time: under wasm,
@@ -283,10 +288,18 @@ func (s *sorter) sortLines(ls lineSet) []item {
 // write writes the lines in the order of items; with -u, only the first
 // of each run of lines with equal keys.
 func (s *sorter) write(w *bufio.Writer, ls lineSet, items []item) error {
+	// Lines whose keys are the whole line, compared bytewise, are equal
+	// when their bytes are.
+	k0 := s.keys[0]
+	wholeBytes := len(s.keys) == 1 && k0.whole() && k0.plain()
 	for k, it := range items {
 		i := int(it.idx)
-		if s.unique && k > 0 && s.keyEqual(ls.line(int(items[k-1].idx)), ls.line(i)) {
-			continue
+		if s.unique && k > 0 {
+			prev, cur := ls.line(int(items[k-1].idx)), ls.line(i)
+			if wholeBytes && len(prev) == len(cur) && cmpBytes(prev, cur) == 0 ||
+				!wholeBytes && s.keyEqual(prev, cur) {
+				continue
+			}
 		}
 		if _, err := w.Write(ls.data[ls.starts[i]:ls.starts[i+1]]); err != nil {
 			return err
@@ -316,29 +329,10 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 	if whole {
 		reverse = st.s.global.reverse
 	}
-	data := st.ls.data
-	for i := range items {
-		it := &items[i]
-		beg, end := st.bounds(it.idx, whole)
-		var p uint64
-		if numeric {
-			p = numericPrefix(data[beg:end])
-		} else if n := end - beg - depth; n > 0 {
-			// Eight bytes from depth on, zeros past the text's end,
-			// big-endian so that words order as the bytes do (data has
-			// room to load eight bytes anywhere; written out here, as
-			// a call costs under wasm).
-			p = binary.LittleEndian.Uint64(data[beg+depth:][:8])
-			if n < 8 {
-				p &= 1<<(8*n) - 1
-			}
-			p = bits.ReverseBytes64(p)
-		}
-		if reverse {
-			p = ^p
-		}
-		it.pfx = p
-		it.n = uint32(end - beg)
+	if numeric {
+		st.numericPrefixes(items, reverse)
+	} else {
+		st.bytePrefixes(items, depth, whole, reverse)
 	}
 	radixSort(items, tmp)
 	for lo := 0; lo < len(items); {
@@ -369,6 +363,53 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 	}
 }
 
+// bytePrefixes sets the prefix of each item to eight bytes of its text
+// (with whole, its line) from depth on, zeros past the text's end,
+// big-endian so that words order as the bytes do, and its n to the
+// text's length.
+func (st *sortState) bytePrefixes(items []item, depth int, whole, reverse bool) {
+	data := st.ls.data
+	var flip uint64
+	if reverse {
+		flip = ^uint64(0)
+	}
+	for i := range items {
+		it := &items[i]
+		beg, end := st.bounds(it.idx, whole)
+		var p uint64
+		if n := end - beg - depth; n > 0 {
+			// data has room to load eight bytes anywhere.
+			p = binary.LittleEndian.Uint64(data[beg+depth:][:8])
+			if n < 8 {
+				p &= 1<<(8*n) - 1
+			}
+			p = bits.ReverseBytes64(p)
+		}
+		it.pfx = p ^ flip
+		it.n = uint32(end - beg)
+	}
+}
+
+// numericPrefixes sets the prefix of each item to numericPrefix of its
+// first key, and its n to 1 where the prefix is exact, else 0.
+func (st *sortState) numericPrefixes(items []item, reverse bool) {
+	data := st.ls.data
+	var flip uint64
+	if reverse {
+		flip = ^uint64(0)
+	}
+	for i := range items {
+		it := &items[i]
+		beg, end := st.bounds(it.idx, false)
+		p, exact := numericPrefix(data[beg:end])
+		it.pfx = p ^ flip
+		it.n = 0
+		if exact {
+			it.n = 1
+		}
+	}
+}
+
 // longer reports whether the text of every item of run is longer than n
 // bytes.
 func longer(run []item, n int) bool {
@@ -386,7 +427,7 @@ func longer(run []item, n int) bool {
 func (st *sortState) keysEqual(run []item, end int) bool {
 	if st.kind == prefixNumeric {
 		for _, it := range run {
-			if !numericExact(st.key(it.idx)) {
+			if it.n == 0 { // not exact
 				return false
 			}
 		}
@@ -410,13 +451,6 @@ func sameLength(run []item, end int) bool {
 		}
 	}
 	return true
-}
-
-// numericExact reports whether numericPrefix represents the value of b
-// exactly, so equal prefixes mean numCompare finds the keys equal.
-func numericExact(b []byte) bool {
-	_, intp, frac, _ := number(b)
-	return len(intp) <= 15 && len(frac) <= 3
 }
 
 // compareSort sorts items by comparisons; their first keys agree on their
