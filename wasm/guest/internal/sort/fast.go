@@ -336,10 +336,7 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 	}
 	radixSort(items, tmp)
 	for lo := 0; lo < len(items); {
-		hi := lo + 1
-		for hi < len(items) && items[hi].pfx == items[lo].pfx {
-			hi++
-		}
+		hi := runEnd(items, lo)
 		if hi-lo > 1 {
 			run, rtmp := items[lo:hi], tmp[lo:hi]
 			// The radix sorts are stable and the input was in input order:
@@ -410,6 +407,16 @@ func (st *sortState) numericPrefixes(items []item, reverse bool) {
 	}
 }
 
+// runEnd returns where the run of items with the prefix of items[lo] ends.
+func runEnd(items []item, lo int) int {
+	p := items[lo].pfx
+	hi := lo + 1
+	for hi < len(items) && items[hi].pfx == p {
+		hi++
+	}
+	return hi
+}
+
 // longer reports whether the text of every item of run is longer than n
 // bytes.
 func longer(run []item, n int) bool {
@@ -469,39 +476,50 @@ func radixSort(items, tmp []item) {
 		insertionSort(items)
 		return
 	}
-	var or, and uint64 = 0, ^uint64(0)
-	for _, it := range items {
-		or |= it.pfx
-		and &= it.pfx
-	}
-	diff := or ^ and // the bits in which some prefixes differ
+	diff := prefixDiff(items)
 	if diff == 0 {
 		return
 	}
-	sh := 56 - bits.LeadingZeros64(diff)&^7
-	var count [256]int
-	for _, it := range items {
-		count[byte(it.pfx>>sh)]++
-	}
-	pos := 0
-	for i, c := range count {
-		count[i] = pos
-		pos += c
-	}
-	for _, it := range items {
-		b := byte(it.pfx >> sh)
-		tmp[count[b]] = it
-		count[b]++
-	}
-	copy(items, tmp)
-	// Each count is now where its bucket ends.
+	var ends [256]int
+	distribute(items, tmp, 56-bits.LeadingZeros64(diff)&^7, &ends)
 	lo := 0
-	for _, hi := range count {
+	for _, hi := range ends {
 		if hi-lo > 1 {
 			radixSort(items[lo:hi], tmp[lo:hi])
 		}
 		lo = hi
 	}
+}
+
+// prefixDiff returns the bits in which some of the items' prefixes differ.
+func prefixDiff(items []item) uint64 {
+	var or, and uint64 = 0, ^uint64(0)
+	for _, it := range items {
+		or |= it.pfx
+		and &= it.pfx
+	}
+	return or ^ and
+}
+
+// distribute sorts items stably by the byte of their prefixes at bit sh,
+// through tmp, and sets ends[b] to where the bucket of byte b ends. The
+// passes are a function of their own: under Go's wasm code, loops cost
+// less in a small function than in one with calls and many variables.
+func distribute(items, tmp []item, sh int, ends *[256]int) {
+	for _, it := range items {
+		ends[byte(it.pfx>>sh)]++
+	}
+	pos := 0
+	for i, c := range ends {
+		ends[i] = pos
+		pos += c
+	}
+	for _, it := range items {
+		b := byte(it.pfx >> sh)
+		tmp[ends[b]] = it
+		ends[b]++
+	}
+	copy(items, tmp)
 }
 
 // Up to insertionMax items, radixSort sorts by insertion.
