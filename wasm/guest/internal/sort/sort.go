@@ -362,14 +362,17 @@ func readInput(data []byte, r io.Reader, eol byte) ([]byte, error) {
 		data = slices.Grow(data, int(size))
 	}
 	start := len(data)
+	// Keep room for a final eol and splitLines' pad, so that neither
+	// grows the buffer unchecked.
+	const spare = 1 + prefixPad
 	for {
-		if len(data) == cap(data) {
+		if cap(data)-len(data) <= spare {
 			if err := tool.CheckMemory(2 * int64(cap(data))); err != nil {
 				return data, err
 			}
 			data = slices.Grow(data, cap(data))
 		}
-		n, err := r.Read(data[len(data):cap(data)])
+		n, err := r.Read(data[len(data) : cap(data)-spare])
 		data = data[:len(data)+n]
 		if err == io.EOF {
 			break

@@ -2,6 +2,7 @@ package sort
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
@@ -58,5 +59,25 @@ func TestOutputOverInput(t *testing.T) {
 	}
 	if data, _ := os.ReadFile("f"); string(data) != "a\nb\n" {
 		t.Errorf("f = %q", data)
+	}
+}
+
+// TestReadInputRoom checks that readInput ends the input with its
+// terminator and leaves splitLines' pad, whatever the input's size around
+// its buffer's, so neither grows the buffer past tool.CheckMemory.
+func TestReadInputRoom(t *testing.T) {
+	for _, n := range []int{0, 1, 64<<10 - 10, 64<<10 - 9, 64<<10 - 8, 64 << 10, 64<<10 + 1, 300 << 10} {
+		in := strings.Repeat("a", n)
+		data, err := readInput(nil, strings.NewReader(in), '\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := in
+		if n > 0 {
+			want += "\n"
+		}
+		if string(data) != want || cap(data)-len(data) < prefixPad {
+			t.Errorf("%d bytes: got %d bytes with %d spare, want %d with %d", n, len(data), cap(data)-len(data), len(want), prefixPad)
+		}
 	}
 }
