@@ -4,31 +4,95 @@ import (
 	"bufio"
 	"encoding/binary"
 	"io"
+	"math"
 	"math/bits"
 	"slices"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
+	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
-// rec is one input line's first key, located once so comparisons do not
-// rescan fields: its bounds within the line (the record holds no pointer,
-// so the garbage collector never scans the records).
+// lineSet is the input: every line followed by its terminator in one
+// buffer, and where each line begins. There is no slice header (and no
+// pointer for the collector to follow) per line, and a line's bytes and its
+// terminator are written out with one copy.
+type lineSet struct {
+	// data holds the lines; it has at least prefixPad bytes of capacity
+	// past its length, so eight bytes can be loaded at any offset in it.
+	data []byte
+	// starts[i] is where line i begins; starts[count()] is len(data).
+	starts []uint32
+}
+
+// prefixPad is the spare capacity of lineSet.data.
+const prefixPad = 8
+
+func (ls *lineSet) count() int { return len(ls.starts) - 1 }
+
+// line returns line i without its terminator.
+func (ls *lineSet) line(i int) []byte { return ls.data[ls.starts[i] : ls.starts[i+1]-1] }
+
+// lsb has the lowest bit of each byte set; low the low seven bits.
+const (
+	lsb = 0x0101010101010101
+	low = 0x7f7f7f7f7f7f7f7f
+)
+
+// splitLines finds the lines of data, every one of which ends with eol.
+// It looks at eight bytes a step: under wasm, bytes.IndexByte walks a byte
+// at a time.
+func splitLines(data []byte, eol byte) (lineSet, error) {
+	n := wc.CountByte(data, eol) + 1
+	if uint64(len(data)) > math.MaxUint32-prefixPad {
+		return lineSet{}, tool.ErrMemoryExhausted
+	}
+	if err := tool.CheckMemory(4*int64(n) + prefixPad); err != nil {
+		return lineSet{}, err
+	}
+	data = slices.Grow(data, prefixPad)
+	starts := make([]uint32, 1, n)
+	pat := uint64(eol) * lsb
+	i := 0
+	for ; i+8 <= len(data); i += 8 {
+		x := binary.LittleEndian.Uint64(data[i:]) ^ pat
+		// The high bit of a byte of m is set where that byte of x is zero
+		// (exactly: the low seven bits are added apart, so nothing carries
+		// from one byte into the next).
+		m := ^((x&low + low) | x | low)
+		for m != 0 {
+			starts = append(starts, uint32(i+bits.TrailingZeros64(m)>>3+1))
+			m &= m - 1
+		}
+	}
+	for ; i < len(data); i++ {
+		if data[i] == eol {
+			starts = append(starts, uint32(i+1))
+		}
+	}
+	return lineSet{data: data, starts: starts}, nil
+}
+
+// rec is a line's first key: its bounds within the lineSet's data.
 type rec struct {
 	kb, ke uint32
 }
 
-// item is what is sorted: an order-preserving 64-bit prefix of the first
-// key at the current depth, which settles most comparisons without
-// touching the bytes, and the line's input position.
+// item is what is sorted: an order-preserving 64-bit prefix of the text
+// being sorted at the current depth (the first key, or the whole line when
+// keys tie), which settles most comparisons without touching the bytes;
+// the length of that text; and the line's input position.
 type item struct {
-	pfx uint64 // valid when the sorter's prefix kind is not prefixNone
+	pfx uint64
 	idx uint32
+	// n is the text's length; for a numeric key, whose length no one
+	// asks, it is 1 if the prefix is the key's exact value, else 0.
+	n uint32
 }
 
 // Kinds of precomputed prefix of the first key.
 const (
 	prefixNone    = iota
-	prefixBytes   // 8 bytes of the key, big-endian
+	prefixBytes   // 8 bytes of the key
 	prefixNumeric // the value of a -n key, truncated to 3 decimals
 )
 
@@ -46,28 +110,27 @@ func (s *sorter) prefixKind() int {
 
 // keyText returns the part of line that key k covers.
 func (s *sorter) keyText(line []byte, k *key) []byte {
-	if k.sword == 0 && k.schar == 0 && k.eword < 0 && !k.skipSBlanks {
+	if k.whole() {
 		return line
 	}
 	beg := s.begField(line, k)
 	return line[beg:max(s.limField(line, k), beg)]
 }
 
-func bytesPrefix(b []byte) uint64 {
-	if len(b) >= 8 {
-		return binary.BigEndian.Uint64(b)
-	}
-	var buf [8]byte
-	copy(buf[:], b)
-	return binary.BigEndian.Uint64(buf[:])
+// whole reports whether k covers the whole line.
+func (k *key) whole() bool {
+	return k.sword == 0 && k.schar == 0 && k.eword < 0 && !k.skipSBlanks
 }
 
 // numericPrefix maps a -n key to a number whose order agrees with
 // numCompare wherever the two prefixes differ: the value truncated toward
 // zero to three decimals (truncation is monotone), saturated when the
-// integer part is too long.
-func numericPrefix(b []byte) uint64 {
+// integer part is too long. It reports whether the number is the key's
+// value exactly, so that equal exact prefixes mean numCompare finds the
+// keys equal.
+func numericPrefix(b []byte) (p uint64, exact bool) {
 	neg, intp, frac, _ := number(b)
+	exact = len(intp) <= 15 && len(frac) <= 3
 	var v int64
 	if len(intp) > 15 {
 		v = 1e18
@@ -85,7 +148,7 @@ func numericPrefix(b []byte) uint64 {
 	if neg {
 		v = -v
 	}
-	return uint64(v) ^ 1<<63
+	return uint64(v) ^ 1<<63, exact
 }
 
 // cmpBytes is bytes.Compare eight bytes at a time: under wasm,
@@ -111,19 +174,31 @@ func cmpBytes(a, b []byte) int {
 // sortState is one sort of lines: the lines, their first keys and the
 // kind of prefix.
 type sortState struct {
-	s     *sorter
-	lines [][]byte
-	recs  []rec
-	kind  int
+	s    *sorter
+	ls   *lineSet
+	recs []rec // nil when the first key is the whole line
+	kind int
 	// onlyKey says there is one key; lastResort that lines whose keys
 	// are equal are then ordered by their whole bytes (neither -s nor -u).
 	onlyKey, lastResort bool
 }
 
-func (st *sortState) key(i uint32) []byte {
+// bounds returns where the first key of line i lies in the data (with
+// whole, the line itself).
+func (st *sortState) bounds(i uint32, whole bool) (beg, end int) {
+	if whole || st.recs == nil {
+		return int(st.ls.starts[i]), int(st.ls.starts[i+1] - 1)
+	}
 	r := st.recs[i]
-	return st.lines[i][r.kb:r.ke]
+	return int(r.kb), int(r.ke)
 }
+
+func (st *sortState) key(i uint32) []byte {
+	b, e := st.bounds(i, false)
+	return st.ls.data[b:e]
+}
+
+func (st *sortState) line(i uint32) []byte { return st.ls.line(int(i)) }
 
 // compare orders the lines i and j: keys, then the last-resort whole-line
 // comparison (unless -s or -u), then input order. The first skip bytes of
@@ -131,7 +206,6 @@ func (st *sortState) key(i uint32) []byte {
 func (st *sortState) compare(i, j uint32, skip int) int {
 	s := st.s
 	k0 := s.keys[0]
-	a, b := st.lines[i], st.lines[j]
 	var c int
 	if st.kind == prefixBytes {
 		c = cmpBytes(st.key(i)[skip:], st.key(j)[skip:])
@@ -144,16 +218,19 @@ func (st *sortState) compare(i, j uint32, skip int) int {
 		}
 		return c
 	}
-	for _, k := range s.keys[1:] {
-		if c = k.compare(s.keyText(a, k), s.keyText(b, k)); c != 0 {
-			if k.reverse {
-				return -c
+	if !st.onlyKey {
+		a, b := st.line(i), st.line(j)
+		for _, k := range s.keys[1:] {
+			if c = k.compare(s.keyText(a, k), s.keyText(b, k)); c != 0 {
+				if k.reverse {
+					return -c
+				}
+				return c
 			}
-			return c
 		}
 	}
 	if !s.stable && !s.unique {
-		c = cmpBytes(a, b)
+		c = cmpBytes(st.line(i), st.line(j))
 		if s.global.reverse {
 			c = -c
 		}
@@ -167,7 +244,7 @@ func (st *sortState) compare(i, j uint32, skip int) int {
 // compareLines orders lines whose keys are equal: their bytes from skip
 // on, then input order.
 func (st *sortState) compareLines(i, j uint32, skip int) int {
-	c := cmpBytes(st.lines[i][skip:], st.lines[j][skip:])
+	c := cmpBytes(st.line(i)[skip:], st.line(j)[skip:])
 	if st.s.global.reverse {
 		c = -c
 	}
@@ -177,53 +254,58 @@ func (st *sortState) compareLines(i, j uint32, skip int) int {
 	return int(i) - int(j)
 }
 
-// sortLines sorts lines in place as GNU sort orders them. Where the first
-// key has an order-preserving prefix, a radix sort on the prefix orders
-// most lines without comparing them (for byte keys, eight more bytes at a
-// time while runs of equal prefixes are large); comparisons settle the
-// rest. Ties fall back to input order, so the result is stable.
-func (s *sorter) sortLines(lines [][]byte) {
-	st := &sortState{s: s, lines: lines, recs: make([]rec, len(lines)), kind: s.prefixKind()}
+// sortLines returns the lines in the order GNU sort puts them. Where the
+// first key has an order-preserving prefix, a radix sort on the prefix
+// orders most lines without comparing them (for byte keys, eight more
+// bytes at a time while runs of equal prefixes are large); comparisons
+// settle the rest. Ties fall back to input order, so the result is stable.
+func (s *sorter) sortLines(ls lineSet) []item {
+	n := ls.count()
+	st := &sortState{s: s, ls: &ls, kind: s.prefixKind()}
 	st.onlyKey = len(s.keys) == 1
 	st.lastResort = st.onlyKey && !s.stable && !s.unique
-	k0 := s.keys[0]
-	whole := k0.sword == 0 && k0.schar == 0 && k0.eword < 0 && !k0.skipSBlanks
-	for i, l := range lines {
-		if whole {
-			st.recs[i] = rec{0, uint32(len(l))}
-			continue
+	if k0 := s.keys[0]; !k0.whole() {
+		st.recs = make([]rec, n)
+		for i := range n {
+			l := ls.line(i)
+			beg := s.begField(l, k0)
+			base := ls.starts[i]
+			st.recs[i] = rec{base + uint32(beg), base + uint32(max(s.limField(l, k0), beg))}
 		}
-		beg := s.begField(l, k0)
-		st.recs[i] = rec{uint32(beg), uint32(max(s.limField(l, k0), beg))}
 	}
-	items := make([]item, len(lines))
+	items := make([]item, n)
 	for i := range items {
 		items[i].idx = uint32(i)
 	}
 	if st.kind == prefixNone {
 		st.compareSort(items, 0)
 	} else {
-		st.sortRun(items, make([]item, len(items)), 0, false)
+		st.sortRun(items, make([]item, n), 0, false)
 	}
-	// Permute lines in place, cycle by cycle, marking placed items.
-	const placed = ^uint32(0)
-	for i := range items {
-		if items[i].idx == placed {
-			continue
-		}
-		first := lines[i]
-		j := i
-		for {
-			k := items[j].idx
-			items[j].idx = placed
-			if int(k) == i {
-				lines[j] = first
-				break
+	return items
+}
+
+// write writes the lines in the order of items; with -u, only the first
+// of each run of lines with equal keys.
+func (s *sorter) write(w *bufio.Writer, ls lineSet, items []item) error {
+	// Lines whose keys are the whole line, compared bytewise, are equal
+	// when their bytes are.
+	k0 := s.keys[0]
+	wholeBytes := len(s.keys) == 1 && k0.whole() && k0.plain()
+	for k, it := range items {
+		i := int(it.idx)
+		if s.unique && k > 0 {
+			prev, cur := ls.line(int(items[k-1].idx)), ls.line(i)
+			if wholeBytes && len(prev) == len(cur) && cmpBytes(prev, cur) == 0 ||
+				!wholeBytes && s.keyEqual(prev, cur) {
+				continue
 			}
-			lines[j] = lines[k]
-			j = int(k)
+		}
+		if _, err := w.Write(ls.data[ls.starts[i]:ls.starts[i+1]]); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // Below smallRun lines, a run is sorted by comparisons.
@@ -247,39 +329,22 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 	if whole {
 		reverse = st.s.global.reverse
 	}
-	for i := range items {
-		it := &items[i]
-		var key []byte
-		if whole {
-			key = st.lines[it.idx]
-		} else {
-			key = st.key(it.idx)
-		}
-		var p uint64
-		if numeric {
-			p = numericPrefix(key)
-		} else {
-			p = bytesPrefix(key[min(depth, len(key)):])
-		}
-		if reverse {
-			p = ^p
-		}
-		it.pfx = p
+	if numeric {
+		st.numericPrefixes(items, reverse)
+	} else {
+		st.bytePrefixes(items, depth, whole, reverse)
 	}
 	radixSort(items, tmp)
 	for lo := 0; lo < len(items); {
-		hi := lo + 1
-		for hi < len(items) && items[hi].pfx == items[lo].pfx {
-			hi++
-		}
+		hi := runEnd(items, lo)
 		if hi-lo > 1 {
 			run, rtmp := items[lo:hi], tmp[lo:hi]
 			// The radix sorts are stable and the input was in input order:
 			// a run known to tie entirely is in its final order.
 			switch {
-			case !numeric && st.longer(run, depth+8, whole):
+			case !numeric && longer(run, depth+8):
 				st.sortRun(run, rtmp, depth+8, whole)
-			case whole && st.sameLength(run, depth+8, true):
+			case whole && sameLength(run, depth+8):
 				// Identical lines.
 			case !whole && st.onlyKey && st.keysEqual(run, depth+8):
 				if st.lastResort {
@@ -295,15 +360,68 @@ func (st *sortState) sortRun(items, tmp []item, depth int, whole bool) {
 	}
 }
 
-// longer reports whether every key of run (with whole, every line) is
-// longer than n bytes.
-func (st *sortState) longer(run []item, n int, whole bool) bool {
-	for _, it := range run {
-		k := st.lines[it.idx]
-		if !whole {
-			k = st.key(it.idx)
+// bytePrefixes sets the prefix of each item to eight bytes of its text
+// (with whole, its line) from depth on, zeros past the text's end,
+// big-endian so that words order as the bytes do, and its n to the
+// text's length.
+func (st *sortState) bytePrefixes(items []item, depth int, whole, reverse bool) {
+	data := st.ls.data
+	var flip uint64
+	if reverse {
+		flip = ^uint64(0)
+	}
+	for i := range items {
+		it := &items[i]
+		beg, end := st.bounds(it.idx, whole)
+		var p uint64
+		if n := end - beg - depth; n > 0 {
+			// data has room to load eight bytes anywhere.
+			p = binary.LittleEndian.Uint64(data[beg+depth:][:8])
+			if n < 8 {
+				p &= 1<<(8*n) - 1
+			}
+			p = bits.ReverseBytes64(p)
 		}
-		if len(k) <= n {
+		it.pfx = p ^ flip
+		it.n = uint32(end - beg)
+	}
+}
+
+// numericPrefixes sets the prefix of each item to numericPrefix of its
+// first key, and its n to 1 where the prefix is exact, else 0.
+func (st *sortState) numericPrefixes(items []item, reverse bool) {
+	data := st.ls.data
+	var flip uint64
+	if reverse {
+		flip = ^uint64(0)
+	}
+	for i := range items {
+		it := &items[i]
+		beg, end := st.bounds(it.idx, false)
+		p, exact := numericPrefix(data[beg:end])
+		it.pfx = p ^ flip
+		it.n = 0
+		if exact {
+			it.n = 1
+		}
+	}
+}
+
+// runEnd returns where the run of items with the prefix of items[lo] ends.
+func runEnd(items []item, lo int) int {
+	p := items[lo].pfx
+	hi := lo + 1
+	for hi < len(items) && items[hi].pfx == p {
+		hi++
+	}
+	return hi
+}
+
+// longer reports whether the text of every item of run is longer than n
+// bytes.
+func longer(run []item, n int) bool {
+	for _, it := range run {
+		if int(it.n) <= n {
 			return false
 		}
 	}
@@ -316,7 +434,7 @@ func (st *sortState) longer(run []item, n int, whole bool) bool {
 func (st *sortState) keysEqual(run []item, end int) bool {
 	if st.kind == prefixNumeric {
 		for _, it := range run {
-			if !numericExact(st.key(it.idx)) {
+			if it.n == 0 { // not exact
 				return false
 			}
 		}
@@ -324,35 +442,22 @@ func (st *sortState) keysEqual(run []item, end int) bool {
 	}
 	// The keys end within the prefix, padded with zeros: they are equal
 	// when their lengths are.
-	return st.sameLength(run, end, false)
+	return sameLength(run, end)
 }
 
-// sameLength reports whether the keys of run (with whole, its lines) all
-// have one length, of at most end bytes.
-func (st *sortState) sameLength(run []item, end int, whole bool) bool {
-	length := func(i uint32) int {
-		if whole {
-			return len(st.lines[i])
-		}
-		return len(st.key(i))
-	}
-	n := length(run[0].idx)
-	if n > end {
+// sameLength reports whether the texts of run all have one length, of at
+// most end bytes.
+func sameLength(run []item, end int) bool {
+	n := run[0].n
+	if int(n) > end {
 		return false
 	}
 	for _, it := range run[1:] {
-		if length(it.idx) != n {
+		if it.n != n {
 			return false
 		}
 	}
 	return true
-}
-
-// numericExact reports whether numericPrefix represents the value of b
-// exactly, so equal prefixes mean numCompare finds the keys equal.
-func numericExact(b []byte) bool {
-	_, intp, frac, _ := number(b)
-	return len(intp) <= 15 && len(frac) <= 3
 }
 
 // compareSort sorts items by comparisons; their first keys agree on their
@@ -361,38 +466,74 @@ func (st *sortState) compareSort(items []item, skip int) {
 	slices.SortFunc(items, func(a, b item) int { return st.compare(a.idx, b.idx, skip) })
 }
 
-// radixSort sorts items stably by pfx, a byte at a time from the lowest,
-// skipping the bytes in which all prefixes agree.
+// radixSort sorts items stably by pfx, most significant byte first: a
+// pass counts the lines by the first byte in which their prefixes differ
+// (the bytes in which all agree cost nothing), moves them to their
+// buckets through tmp, and each bucket is sorted the same way; a small
+// bucket is sorted by insertion. No pass touches the lines' bytes.
 func radixSort(items, tmp []item) {
+	if len(items) <= insertionMax {
+		insertionSort(items)
+		return
+	}
+	diff := prefixDiff(items)
+	if diff == 0 {
+		return
+	}
+	var ends [256]int
+	distribute(items, tmp, 56-bits.LeadingZeros64(diff)&^7, &ends)
+	lo := 0
+	for _, hi := range ends {
+		if hi-lo > 1 {
+			radixSort(items[lo:hi], tmp[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// prefixDiff returns the bits in which some of the items' prefixes differ.
+func prefixDiff(items []item) uint64 {
 	var or, and uint64 = 0, ^uint64(0)
 	for _, it := range items {
 		or |= it.pfx
 		and &= it.pfx
 	}
-	diff := or ^ and // the bits in which some prefixes differ
-	src, dst := items, tmp
-	for sh := uint(0); sh < 64; sh += 8 {
-		if diff>>sh&0xff == 0 {
-			continue
-		}
-		var count [256]int
-		for _, it := range src {
-			count[byte(it.pfx>>sh)]++
-		}
-		pos := 0
-		for i, c := range count {
-			count[i] = pos
-			pos += c
-		}
-		for _, it := range src {
-			b := byte(it.pfx >> sh)
-			dst[count[b]] = it
-			count[b]++
-		}
-		src, dst = dst, src
+	return or ^ and
+}
+
+// distribute sorts items stably by the byte of their prefixes at bit sh,
+// through tmp, and sets ends[b] to where the bucket of byte b ends. The
+// passes are a function of their own: under Go's wasm code, loops cost
+// less in a small function than in one with calls and many variables.
+func distribute(items, tmp []item, sh int, ends *[256]int) {
+	for _, it := range items {
+		ends[byte(it.pfx>>sh)]++
 	}
-	if &src[0] != &items[0] {
-		copy(items, src)
+	pos := 0
+	for i, c := range ends {
+		ends[i] = pos
+		pos += c
+	}
+	for _, it := range items {
+		b := byte(it.pfx >> sh)
+		tmp[ends[b]] = it
+		ends[b]++
+	}
+	copy(items, tmp)
+}
+
+// Up to insertionMax items, radixSort sorts by insertion.
+const insertionMax = 24
+
+// insertionSort sorts items stably by pfx.
+func insertionSort(items []item) {
+	for i := 1; i < len(items); i++ {
+		it := items[i]
+		j := i
+		for ; j > 0 && items[j-1].pfx > it.pfx; j-- {
+			items[j] = items[j-1]
+		}
+		items[j] = it
 	}
 }
 

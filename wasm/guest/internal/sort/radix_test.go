@@ -2,6 +2,7 @@ package sort
 
 import (
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -64,4 +65,52 @@ func TestRadixAgainstGNU(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFilesAgainstGNU compares sort over several files, some empty or
+// without a final newline, and with -z, with GNU sort.
+func TestFilesAgainstGNU(t *testing.T) {
+	if _, err := exec.LookPath("sort"); err != nil {
+		t.Skip("no GNU sort")
+	}
+	t.Chdir(t.TempDir())
+	files := map[string]string{"a": "b\na", "e": "", "n": "\n\n", "c": "c\nb\n", "z": "x\x00b\x00a", "l": strings.Repeat("w\n", 100) + "v", "long": longLines()}
+	for name, content := range files {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, a := range [][]string{{"a", "c"}, {"a", "e", "a"}, {"e"}, {"n", "a"}, {"-u", "a", "c", "l"}, {"-r", "l", "a"},
+		{"-z", "z", "a"}, {"-zu", "z", "z"}, {"-c", "a"}, {"-c", "c"}, {"-cu", "n"}, {"-n", "l", "c"}, {"-k1,1", "c", "a"}, {"long"}, {"-u", "long", "long"}, {"-r", "long", "c"}} {
+		out, errOut, code := tool.Exec(Main, "", append([]string{"sort"}, a...)...)
+		cmd := exec.Command("sort", a...)
+		cmd.Env = []string{"LC_ALL=C"}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		want, err := cmd.Output()
+		wantCode := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			wantCode = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) || code != wantCode || errOut != stderr.String() {
+			t.Errorf("sort %q: got (%q, %q, %d), want (%q, %q, %d)", a, out, errOut, code, want, stderr.String(), wantCode)
+		}
+	}
+}
+
+// longLines returns lines of every length up to 300 bytes, some twice,
+// and lines longer than sort's output buffer, for its copying by words.
+func longLines() string {
+	var b strings.Builder
+	for n := range 301 {
+		line := strings.Repeat(string(rune('a'+n%26)), n)
+		b.WriteString(line + "\n")
+		if n%7 == 0 {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString(strings.Repeat("x", 300<<10) + "\n" + strings.Repeat("y", 130<<10) + "\n" + strings.Repeat("x", 300<<10) + "\n")
+	return b.String()
 }

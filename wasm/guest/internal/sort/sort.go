@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
-	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
 
 var spec = tool.Spec{
@@ -31,7 +30,9 @@ var spec = tool.Spec{
 		{Short: 'r', Long: "reverse"},
 		{Short: 'V', Long: "version-sort"},
 		{Long: "sort", Arg: tool.RequiredArg},
-		{Short: 'c', Long: "check", Arg: tool.OptionalArg},
+		// -c takes no argument (-cu is -c -u); --check may take one.
+		{Short: 'c'},
+		{Long: "check", Arg: tool.OptionalArg},
 		{Short: 'C'},
 		{Short: 'k', Long: "key", Arg: tool.RequiredArg},
 		{Short: 'm', Long: "merge"},
@@ -173,7 +174,7 @@ func Main(env *tool.Env) int {
 	var keySpecs []string
 	for _, f := range flags {
 		switch f.Name {
-		case "c":
+		case "c", "check":
 			check = true
 			switch f.Arg {
 			case "quiet", "silent":
@@ -269,14 +270,14 @@ func Main(env *tool.Env) int {
 		return env.Usage(2, "extra operand %s not allowed with -c", tool.Quote(files[1]))
 	}
 	defer tool.CollectNearCap()()
-	var lines [][]byte
+	var data []byte
 	for _, name := range files {
 		r, err := env.Open(name)
 		if err != nil {
 			env.Errorf("cannot read: %s: %s", tool.QuoteIfNeeded(name), tool.Strerror(err))
 			return 2
 		}
-		lines, err = readLines(lines, r, eol)
+		data, err = readInput(data, r, eol)
 		r.Close()
 		if err == tool.ErrMemoryExhausted {
 			env.Errorf("memory exhausted")
@@ -287,25 +288,30 @@ func Main(env *tool.Env) int {
 			return 2
 		}
 	}
+	ls, err := splitLines(data, eol)
+	if err != nil {
+		env.Errorf("memory exhausted")
+		return 2
+	}
 	if check {
-		for i := 1; i < len(lines); i++ {
-			c := s.compare(lines[i-1], lines[i])
+		for i := 1; i < ls.count(); i++ {
+			c := s.compare(ls.line(i-1), ls.line(i))
 			if c > 0 || s.unique && c == 0 {
 				if !quietCheck {
 					name := files[0]
-					fmt.Fprintf(env.Stderr, "sort: %s:%d: disorder: %s\n", name, i+1, lines[i])
+					fmt.Fprintf(env.Stderr, "sort: %s:%d: disorder: %s\n", name, i+1, ls.line(i))
 				}
 				return 1
 			}
 		}
 		return 0
 	}
-	// The records, the sorted items and their scratch: 40 bytes a line.
-	if tool.CheckMemory(40*int64(len(lines))) != nil {
+	// The items, their scratch and the first keys: 40 bytes a line.
+	if tool.CheckMemory(40*int64(ls.count())) != nil {
 		env.Errorf("memory exhausted")
 		return 2
 	}
-	s.sortLines(lines)
+	items := s.sortLines(ls)
 	var w io.Writer = env.Out()
 	var outFile *os.File
 	if output != "" {
@@ -318,18 +324,12 @@ func Main(env *tool.Env) int {
 		w = bufio.NewWriterSize(f, 64<<10)
 	}
 	bw := w.(*bufio.Writer)
-	for i, l := range lines {
-		if s.unique && i > 0 && s.keyEqual(lines[i-1], l) {
-			continue
+	if err := s.write(bw, ls, items); err != nil {
+		if outFile != nil {
+			env.Errorf("write failed: %s: %s", tool.QuoteIfNeeded(output), tool.Strerror(err))
+			return 2
 		}
-		bw.Write(l)
-		if err := bw.WriteByte(eol); err != nil {
-			if outFile != nil {
-				env.Errorf("write failed: %s: %s", tool.QuoteIfNeeded(output), tool.Strerror(err))
-				return 2
-			}
-			return env.WriteFailed(err)
-		}
+		return env.WriteFailed(err)
 	}
 	if outFile != nil {
 		err := bw.Flush()
@@ -344,66 +344,47 @@ func Main(env *tool.Env) int {
 	return 0
 }
 
-func readLines(lines [][]byte, r io.Reader, eol byte) ([][]byte, error) {
-	data, err := readAll(r)
-	if err != nil {
-		return lines, err
-	}
-	// Count the lines first (eight bytes a step): one allocation of the
-	// right size, no garbage from growing.
-	if n := len(lines) + wc.CountByte(data, eol) + 1; n > cap(lines) {
-		if err := tool.CheckMemory(24 * int64(n)); err != nil {
-			return lines, err
-		}
-		lines = append(make([][]byte, 0, n), lines...)
-	}
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, eol)
-		if i < 0 {
-			lines = append(lines, data)
-			break
-		}
-		if len(lines) == cap(lines) {
-			if err := tool.CheckMemory(2 * 24 * int64(cap(lines))); err != nil {
-				return lines, err
-			}
-		}
-		lines = append(lines, data[:i:i])
-		data = data[i+1:]
-	}
-	return lines, nil
-}
-
-// readAll reads r to its end; a regular file is read into a buffer of its
-// size at once, not grown by copying. It returns tool.ErrMemoryExhausted
-// rather than grow the buffer past the process's memory cap.
-func readAll(r io.Reader) ([]byte, error) {
+// readInput appends what r holds to data and ends it with eol if it does
+// not end so; a regular file is read into room of its size at once, not
+// grown by copying. It returns tool.ErrMemoryExhausted rather than grow
+// the buffer past the process's memory cap.
+func readInput(data []byte, r io.Reader, eol byte) ([]byte, error) {
 	size := int64(64 << 10)
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 			size = fi.Size() + 512
 		}
 	}
-	if err := tool.CheckMemory(size); err != nil {
-		return nil, err
-	}
-	b := make([]byte, 0, size)
-	for {
-		if len(b) == cap(b) {
-			if err := tool.CheckMemory(2 * int64(cap(b))); err != nil {
-				return nil, err
-			}
-			b = slices.Grow(b, cap(b))
+	if int64(cap(data)-len(data)) < size {
+		if err := tool.CheckMemory(int64(len(data)) + size); err != nil {
+			return data, err
 		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
+		data = slices.Grow(data, int(size))
+	}
+	start := len(data)
+	// Keep room for a final eol and splitLines' pad, so that neither
+	// grows the buffer unchecked.
+	const spare = 1 + prefixPad
+	for {
+		if cap(data)-len(data) <= spare {
+			if err := tool.CheckMemory(2 * int64(cap(data))); err != nil {
+				return data, err
+			}
+			data = slices.Grow(data, cap(data))
+		}
+		n, err := r.Read(data[len(data) : cap(data)-spare])
+		data = data[:len(data)+n]
 		if err == io.EOF {
-			return b, nil
+			break
 		}
 		if err != nil {
-			return b, err
+			return data, err
 		}
 	}
+	if len(data) > start && data[len(data)-1] != eol {
+		data = append(data, eol)
+	}
+	return data, nil
 }
 
 // parseKey parses F[.C][OPTS][,F[.C][OPTS]].

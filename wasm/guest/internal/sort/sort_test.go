@@ -2,6 +2,7 @@ package sort
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/tool"
@@ -31,6 +32,9 @@ func TestCases(t *testing.T) {
 		{args: []string{"sort", "-s", "-k1,1"}, stdin: "a 2\nb 1\na 1\n", stdout: "a 2\na 1\nb 1\n"},
 		{args: []string{"sort", "-c"}, stdin: "a\nc\nb\n", stderr: "sort: -:3: disorder: b\n", code: 1},
 		{args: []string{"sort", "-C"}, stdin: "a\nb\n"},
+		{args: []string{"sort", "-cu"}, stdin: "a\na\n", stderr: "sort: -:2: disorder: a\n", code: 1},
+		{args: []string{"sort", "--check=quiet"}, stdin: "b\na\n", code: 1},
+		{args: []string{"sort", "--check"}, stdin: "a\nb\n"},
 		{args: []string{"sort", "-z"}, stdin: "b\x00a\x00", stdout: "a\x00b\x00"},
 		{args: []string{"sort", "nope"}, stderr: "sort: cannot read: nope: No such file or directory\n", code: 2},
 		{args: []string{"sort", "-k", "0"}, stderr: "sort: field number is zero: invalid field specification '0'\n", code: 2},
@@ -55,5 +59,25 @@ func TestOutputOverInput(t *testing.T) {
 	}
 	if data, _ := os.ReadFile("f"); string(data) != "a\nb\n" {
 		t.Errorf("f = %q", data)
+	}
+}
+
+// TestReadInputRoom checks that readInput ends the input with its
+// terminator and leaves splitLines' pad, whatever the input's size around
+// its buffer's, so neither grows the buffer past tool.CheckMemory.
+func TestReadInputRoom(t *testing.T) {
+	for _, n := range []int{0, 1, 64<<10 - 10, 64<<10 - 9, 64<<10 - 8, 64 << 10, 64<<10 + 1, 300 << 10} {
+		in := strings.Repeat("a", n)
+		data, err := readInput(nil, strings.NewReader(in), '\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := in
+		if n > 0 {
+			want += "\n"
+		}
+		if string(data) != want || cap(data)-len(data) < prefixPad {
+			t.Errorf("%d bytes: got %d bytes with %d spare, want %d with %d", n, len(data), cap(data)-len(data), len(want), prefixPad)
+		}
 	}
 }
