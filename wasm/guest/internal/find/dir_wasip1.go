@@ -9,8 +9,11 @@ import (
 )
 
 // direntBuf receives fd_readdir's records; it grows for a name longer than
-// it.
-var direntBuf = make([]byte, 16<<10)
+// it. It is made on first use: made by the package's initialisation, it
+// sat in the module's pre-initialised image and every process of the
+// module (xargs --version too) grew its memory by four pages, a memory
+// the JS engine then cannot recycle.
+var direntBuf []byte
 
 // readDirents reads dir with fd_readdir itself: os.File.ReadDir allocates
 // two objects and a string per entry, and asks again for an empty read at
@@ -23,6 +26,9 @@ func readDirents(dir string) ([]dirent, error) {
 	}
 	defer d.Close()
 	fd := int(d.Fd())
+	if direntBuf == nil {
+		direntBuf = make([]byte, 16<<10)
+	}
 	var ents []dirent
 	var cookie uint64
 	for {
