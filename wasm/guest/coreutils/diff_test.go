@@ -121,6 +121,8 @@ var diffCases = []difftest.Case{
 	{Script: "cat words | wc -l"},
 	{Script: "wc -m ctrl"},
 	{Script: "wc nope f3", Stderr: true},
+	// Words across the eight-byte steps of the count, at every alignment.
+	{Script: `printf 'ab\tcd\vef\fgh\rij kl\n  mn   op\nq' > ws; cat ws ws ws ws ws > ws5; wc ws ws5; for n in 1 2 3 4 5 6 7 8 9 13 21; do tail -c +$n ws5 | wc -w; head -c $((60 - n)) ws5 | wc -w; done`},
 	// head
 	{Script: "head -n 2 words"},
 	{Script: "head -3 words"},

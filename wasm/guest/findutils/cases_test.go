@@ -11,6 +11,9 @@ func se(s string) dcase { return dcase{script: s, sort: true, stderr: true} }
 var cases = []dcase{
 	// find: tests.
 	b(so(`find t`)),
+	// A directory whose listing takes several reads, with a long name.
+	b(o(`mkdir m; for i in $(seq 1500); do : > m/a_rather_long_file_name_$i; done; : > m/$(printf '%0200d' 7)
+find m -name '*7*' | wc -l; find m -type f | wc -l; find m/ -name '*_15*' -printf '%f %h %d\n' | sort`)),
 	b(so(`find t -name '*.txt'`)),
 	b(so(`find t -iname '*.txt'`)),
 	so(`find t -name '[ab]*'`),

@@ -8,7 +8,6 @@ package find
 import (
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -76,7 +75,10 @@ type finder struct {
 
 // file is the file being examined.
 type file struct {
-	path  string // as printed
+	path string // as printed
+	// base is the base name, a suffix of path, for files found in a
+	// directory ("" for starting points, whose names baseName finds).
+	base  string
 	start string // the starting point it was found under
 	depth int
 	// typ is the type from the directory entry (before stat).
@@ -156,6 +158,9 @@ func (f *file) mode() fs.FileMode {
 
 // name is the file's base name as find sees it.
 func (f *file) name() string {
+	if f.base != "" {
+		return f.base
+	}
 	return baseName(f.path)
 }
 
@@ -332,8 +337,9 @@ func (fd *finder) walk(f *file, ancestors []fs.FileInfo) {
 		if fi != nil {
 			anc = append(ancestors, fi)
 		}
-		for _, e := range ents {
-			child := &file{path: joinPath(f.path, e.Name()), start: f.start, depth: f.depth + 1, typ: e.Type(), f: fd}
+		kids := fd.children(f, ents)
+		for i := range kids {
+			child := &kids[i]
 			if fd.xdev {
 				if ci, err := child.stat(); err == nil && sysInfo(ci).dev != sysInfo(fi).dev {
 					continue
@@ -349,30 +355,6 @@ func (fd *finder) walk(f *file, ancestors []fs.FileInfo) {
 		fd.eval(f)
 	}
 	fd.flushDir(f.path)
-}
-
-func readDir(dir string) ([]fs.DirEntry, error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	ents, err := d.ReadDir(-1)
-	sortEntries(ents)
-	return ents, err
-}
-
-// sortEntries puts a directory's entries in name order (the VFS order;
-// natively the order os.ReadDir gives).
-func sortEntries(ents []fs.DirEntry) {
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-}
-
-func joinPath(dir, name string) string {
-	if strings.HasSuffix(dir, "/") {
-		return dir + name
-	}
-	return dir + "/" + name
 }
 
 func (fd *finder) eval(f *file) {

@@ -3,6 +3,7 @@ package find
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -132,5 +133,36 @@ func TestFindDeleteAndExec(t *testing.T) {
 	out, errOut, code = tool.Exec(Main, "", "find", "d/s", "-execdir", "echo", "{}", ";")
 	if out != "./s\n" || code != 0 {
 		t.Errorf("-execdir: %q %q %d", out, errOut, code)
+	}
+}
+
+func TestReadDirChildren(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"b", "a", "c.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := readDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := &finder{}
+	for _, parent := range []string{dir, dir + "/"} {
+		kids := fd.children(&file{path: parent, start: parent, depth: 2}, ents)
+		var got []string
+		for _, k := range kids {
+			if k.depth != 3 || k.start != parent || k.f != fd {
+				t.Errorf("%s: depth %d start %q", k.path, k.depth, k.start)
+			}
+			got = append(got, k.path+" "+k.name()+" "+k.typ.String())
+		}
+		want := []string{dir + "/a a ----------", dir + "/b b ----------", dir + "/c.txt c.txt ----------", dir + "/sub sub d---------"}
+		if !slices.Equal(got, want) {
+			t.Errorf("children of %q = %q, want %q", parent, got, want)
+		}
 	}
 }

@@ -28,14 +28,14 @@ func fnmatch(pat, name string, fold bool) bool {
 				continue
 			case '?':
 				if nx < len(name) {
-					_, n := utf8.DecodeRuneInString(name[nx:])
+					_, n := runeAt(name, nx)
 					px++
 					nx += n
 					continue
 				}
 			case '[':
 				if nx < len(name) {
-					r, n := utf8.DecodeRuneInString(name[nx:])
+					r, n := runeAt(name, nx)
 					if ok, width, valid := matchBracket(pat[px:], r, fold); valid {
 						if ok {
 							px += width
@@ -52,13 +52,13 @@ func fnmatch(pat, name string, fold bool) bool {
 					continue
 				}
 			default:
-				pc, pn := utf8.DecodeRuneInString(pat[px:])
+				pc, pn := runeAt(pat, px)
 				if pc == '\\' && px+1 < len(pat) {
-					pc, pn = utf8.DecodeRuneInString(pat[px+1:])
+					pc, pn = runeAt(pat, px+1)
 					pn++
 				}
 				if nx < len(name) {
-					nc, nn := utf8.DecodeRuneInString(name[nx:])
+					nc, nn := runeAt(name, nx)
 					if nc == pc || (fold && foldEq(nc, pc)) {
 						px += pn
 						nx += nn
@@ -69,7 +69,7 @@ func fnmatch(pat, name string, fold bool) bool {
 		}
 	backtrack:
 		if starP >= 0 && starN < len(name) {
-			_, n := utf8.DecodeRuneInString(name[starN:])
+			_, n := runeAt(name, starN)
 			starN += n
 			px, nx = starP, starN
 			continue
@@ -77,6 +77,15 @@ func fnmatch(pat, name string, fold bool) bool {
 		return false
 	}
 	return true
+}
+
+// runeAt decodes the character at s[i], ASCII without a call: names are
+// matched a character at a time, once for every file find visits.
+func runeAt(s string, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(s[i:])
 }
 
 func foldEq(a, b rune) bool {

@@ -55,3 +55,32 @@ func TestIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestCountWords checks the eight-bytes-a-step word count against a byte
+// at a time, for every byte value, at every alignment and in pieces.
+func TestCountWords(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for range 5000 {
+		b := make([]byte, rng.Intn(80))
+		for i := range b {
+			b[i] = " \t\n\v\f\r\x08\x0e\x1f\x89\x8a\xa0ax"[rng.Intn(14)]
+			if rng.Intn(5) == 0 {
+				b[i] = byte(rng.Intn(256))
+			}
+		}
+		want, in := 0, false
+		for _, c := range b {
+			w := wordByte[c] == 1
+			if w && !in {
+				want++
+			}
+			in = w
+		}
+		cut := rng.Intn(len(b) + 1)
+		n1, mid := countWords(b[:cut], false)
+		n2, end := countWords(b[cut:], mid)
+		if n1+n2 != want || end != in {
+			t.Fatalf("countWords(%q) cut at %d = %d, %v; want %d, %v", b, cut, n1+n2, end, want, in)
+		}
+	}
+}
