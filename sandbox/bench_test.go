@@ -180,3 +180,23 @@ func BenchmarkTools(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNew is the making of a sandbox with every tool listed in /bin
+// and /usr/bin, as Sandbox.create does at a cold start (the engine is
+// shared and made once).
+func BenchmarkNew(b *testing.B) {
+	opts := Options{ToolsDir: guesttest.Dir(b), CacheDir: testCacheDir(b)}
+	newTest(b, opts) // the shared engine
+	ctx := context.Background()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		sb, err := New(ctx, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sb.Close()
+	}
+	if cpu0 >= 0 {
+		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	}
+}

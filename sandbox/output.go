@@ -1,14 +1,21 @@
 package sandbox
 
 import (
-	"fmt"
 	"io"
 	"sync"
 )
 
 // errOutputLimit is what guests see once a captured stream is full; the
 // WASI host treats it like a closed pipe, so `yes` stops at once.
-var errOutputLimit = fmt.Errorf("output limit reached: %w", io.ErrClosedPipe)
+var errOutputLimit error = closedPipe("output limit reached")
+
+// closedPipe is an error that wraps io.ErrClosedPipe. It is a type rather
+// than a fmt.Errorf at init, which would run fmt's formatting (and make
+// V8 compile it) at every start of the js/wasm core.
+type closedPipe string
+
+func (e closedPipe) Error() string { return string(e) + ": " + io.ErrClosedPipe.Error() }
+func (e closedPipe) Unwrap() error { return io.ErrClosedPipe }
 
 // capture collects one output stream of a Run up to a limit, optionally
 // forwarding everything it keeps to a user writer as it arrives. Several

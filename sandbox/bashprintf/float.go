@@ -2,7 +2,6 @@ package bashprintf
 
 import (
 	"math"
-	"math/big"
 	"math/bits"
 )
 
@@ -93,16 +92,9 @@ func strtold(s string) (v ldouble, end int, erange bool) {
 		return parseHexFloat(s, i+2, v.neg)
 	}
 	// Decimal: digits, optional fraction, optional exponent.
-	var mant big.Int
+	var mant nat
 	var small uint64 // digits accumulated before spilling into mant
-	nsmall := 0
-	flush := func() {
-		if nsmall > 0 {
-			mant.Mul(&mant, pow10Big(nsmall))
-			mant.Add(&mant, new(big.Int).SetUint64(small))
-			small, nsmall = 0, 0
-		}
-	}
+	nsmall, nd := 0, 0
 	digits, nonzero := 0, false
 	dexp := 0
 	sawDot := false
@@ -127,8 +119,10 @@ func strtold(s string) (v ldouble, end int, erange bool) {
 		}
 		small = small*10 + uint64(c-'0')
 		nsmall++
+		nd++
 		if nsmall == 19 {
-			flush()
+			mant = mant.mulAdd(pow10Word(nsmall), small)
+			small, nsmall = 0, 0
 		}
 	}
 	if digits == 0 {
@@ -144,35 +138,28 @@ func strtold(s string) (v ldouble, end int, erange bool) {
 	if !nonzero {
 		return ldouble{neg: v.neg}, end, false
 	}
-	var num big.Int
-	if mant.Sign() == 0 {
-		num.SetUint64(small)
-		nd := 0
-		for t := small; t > 0; t /= 10 {
-			nd++
-		}
-		return finishDecimal(&num, nd, dexp, v.neg, end)
+	mant = mant.mulAdd(pow10Word(nsmall), small)
+	return finishDecimal(mant, nd, dexp, v.neg, end)
+}
+
+// pow10Word returns 10**n for n <= 19.
+func pow10Word(n int) uint64 {
+	p := uint64(1)
+	for ; n > 0; n-- {
+		p *= 10
 	}
-	flush()
-	num.Set(&mant)
-	return finishDecimal(&num, len(num.String()), dexp, v.neg, end)
+	return p
 }
 
 // finishDecimal rounds num * 10**dexp (num has nd digits) to a long double.
-func finishDecimal(num *big.Int, nd, dexp int, neg bool, end int) (ldouble, int, bool) {
+func finishDecimal(num nat, nd, dexp int, neg bool, end int) (ldouble, int, bool) {
 	if nd+dexp > decMax {
 		return ldouble{neg: neg, kind: infinity}, end, true
 	}
 	if nd+dexp < decMin {
 		return ldouble{neg: neg}, end, true
 	}
-	den := big.NewInt(1)
-	if dexp >= 0 {
-		num.Mul(num, pow10Big(dexp))
-	} else {
-		den = pow10Big(-dexp)
-	}
-	v, erange := roundRat(num, den)
+	v, erange := roundRat(num, dexp, dexp)
 	v.neg = neg
 	return v, end, erange
 }
@@ -204,7 +191,7 @@ func parseExp(s string) (e, n int) {
 
 // parseHexFloat parses the hexadecimal float whose digits start at s[i].
 func parseHexFloat(s string, i int, neg bool) (ldouble, int, bool) {
-	var mant big.Int
+	var mant nat
 	var small uint64
 	nsmall := 0
 	bexp := 0
@@ -231,14 +218,12 @@ func parseHexFloat(s string, i int, neg bool) (ldouble, int, bool) {
 		small = small<<4 | uint64(d)
 		nsmall++
 		if nsmall == 15 {
-			mant.Lsh(&mant, 60)
-			mant.Or(&mant, new(big.Int).SetUint64(small))
+			mant = mant.mulAdd(1<<60, small)
 			small, nsmall = 0, 0
 		}
 	}
 	if nsmall > 0 {
-		mant.Lsh(&mant, uint(4*nsmall))
-		mant.Or(&mant, new(big.Int).SetUint64(small))
+		mant = mant.mulAdd(1<<(4*nsmall), small)
 	}
 	if i < len(s) && lower(s[i]) == 'p' {
 		if e, n := parseExp(s[i+1:]); n > 0 {
@@ -249,56 +234,64 @@ func parseHexFloat(s string, i int, neg bool) (ldouble, int, bool) {
 	if !nonzero {
 		return ldouble{neg: neg}, i, false
 	}
-	bl := mant.BitLen()
+	bl := mant.bitLen()
 	if bl+bexp > binMax {
 		return ldouble{neg: neg, kind: infinity}, i, true
 	}
 	if bl+bexp < binMin {
 		return ldouble{neg: neg}, i, true
 	}
-	den := big.NewInt(1)
-	if bexp >= 0 {
-		mant.Lsh(&mant, uint(bexp))
-	} else {
-		den.Lsh(den, uint(-bexp))
-	}
-	v, erange := roundRat(&mant, den)
+	v, erange := roundRat(mant, bexp, 0)
 	v.neg = neg
 	return v, i, erange
 }
 
-// roundRat rounds the positive num/den to the nearest long double, ties to
-// even. erange reports overflow, underflow to zero or an inexact subnormal.
-func roundRat(num, den *big.Int) (ldouble, bool) {
+// roundRat rounds the positive num * 2**e2 * 5**e5 to the nearest long
+// double, ties to even. erange reports overflow, underflow to zero or an
+// inexact subnormal. num's storage is reused.
+func roundRat(num nat, e2, e5 int) (ldouble, bool) {
+	// The value is n * 2**e2 / d with d a power of five.
+	n, dlen := num, 1
+	if e5 >= 0 {
+		n = n.mulPow5(e5)
+	} else {
+		dlen = pow5(-e5).bitLen()
+	}
 	// Scale so that the quotient q has 66 or 67 bits: 64 to keep and at
 	// least two to round with.
-	s := 66 - (num.BitLen() - den.BitLen())
-	var q, r big.Int
-	if s >= 0 {
-		q.Lsh(num, uint(s))
-		q.QuoRem(&q, den, &r)
+	s := 66 - (n.bitLen() + e2 - dlen)
+	var q nat
+	inexact := false
+	if t := e2 + s; t >= 0 {
+		q = n.shl(uint(t))
 	} else {
-		q.QuoRem(num, new(big.Int).Lsh(den, uint(-s)), &r)
+		q, inexact = n.shr(uint(-t))
+	}
+	if e5 < 0 {
+		var rem bool
+		q, rem = q.divPow5(-e5)
+		inexact = inexact || rem
 	}
 	exp := -s // exponent of the least significant bit of q
-	drop := q.BitLen() - 64
+	drop := q.bitLen() - 64
 	if exp+drop < minExp {
 		drop = minExp - exp
 	}
-	inexact := r.Sign() != 0
 	var mant uint64
-	if drop > q.BitLen() {
+	if drop > q.bitLen() {
 		// Below half the smallest subnormal.
 		inexact = true
 	} else {
-		low := new(big.Int).Lsh(big.NewInt(1), uint(drop))
-		low.Sub(low, big.NewInt(1))
-		low.And(low, &q)
-		q.Rsh(&q, uint(drop))
-		mant = q.Uint64()
-		half := new(big.Int).Lsh(big.NewInt(1), uint(drop-1))
-		c := low.Cmp(half)
-		if c > 0 || c == 0 && (inexact || mant&1 == 1) {
+		// The dropped bits are above, at or below half of the last bit
+		// kept: half is their top bit, below whether any other is set.
+		var half, below bool
+		if drop > 0 {
+			half = q.bit(uint(drop-1)) == 1
+			below = q.lowBits(uint(drop - 1))
+			q, _ = q.shr(uint(drop))
+		}
+		mant = q.low64()
+		if half && (below || inexact || mant&1 == 1) {
 			if mant == math.MaxUint64 {
 				mant = 1 << 63
 				exp++
@@ -306,7 +299,7 @@ func roundRat(num, den *big.Int) (ldouble, bool) {
 				mant++
 			}
 		}
-		if low.Sign() != 0 {
+		if half || below {
 			inexact = true
 		}
 	}
@@ -318,22 +311,6 @@ func roundRat(num, den *big.Int) (ldouble, bool) {
 		return ldouble{}, true
 	}
 	return ldouble{mant: mant, exp: exp}, mant < 1<<63 && inexact
-}
-
-var pow10Cache [64]*big.Int
-
-// pow10Big returns 10**n; the result must not be modified.
-func pow10Big(n int) *big.Int {
-	if n < len(pow10Cache) {
-		if p := pow10Cache[n]; p != nil {
-			return p
-		}
-	}
-	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
-	if n < len(pow10Cache) {
-		pow10Cache[n] = p
-	}
-	return p
 }
 
 // getFloat consumes the next argument as bash's getfloatmax does.
@@ -373,29 +350,30 @@ func fromInt(i int64) ldouble {
 
 // scaled returns |v| * 10**p as an integer, rounded to nearest with ties
 // to even, or truncated when floor is set.
-func (v *ldouble) scaled(p int, floor bool) *big.Int {
-	num := new(big.Int).SetUint64(v.mant)
-	den := big.NewInt(1)
-	if v.exp >= 0 {
-		num.Lsh(num, uint(v.exp))
+func (v *ldouble) scaled(p int, floor bool) nat {
+	// n = floor(2 * |v| * 10**p) = floor(2 * mant * 2**(exp+p) * 5**p): its
+	// last bit and any remainder decide the rounding.
+	n := natOf(v.mant)
+	if p > 0 {
+		n = n.mulPow5(p)
+	}
+	sticky := false
+	if t := 1 + v.exp + p; t >= 0 {
+		n = n.shl(uint(t))
 	} else {
-		den.Lsh(den, uint(-v.exp))
+		n, sticky = n.shr(uint(-t))
 	}
-	if p >= 0 {
-		num.Mul(num, pow10Big(p))
-	} else {
-		den.Mul(den, pow10Big(-p))
+	if p < 0 {
+		var rem bool
+		n, rem = n.divPow5(-p)
+		sticky = sticky || rem
 	}
-	var r big.Int
-	num.QuoRem(num, den, &r)
-	if floor {
-		return num
+	half := n.bit(0) == 1
+	n, _ = n.shr(1)
+	if !floor && half && (sticky || n.bit(0) == 1) {
+		n = n.mulAdd(1, 1)
 	}
-	r.Lsh(&r, 1)
-	if c := r.Cmp(den); c > 0 || c == 0 && num.Bit(0) == 1 {
-		num.Add(num, big.NewInt(1))
-	}
-	return num
+	return n
 }
 
 // decimal returns the digits of |v| rounded to prec+1 significant digits
@@ -412,16 +390,16 @@ func (v *ldouble) decimal(prec int) (digits []byte, x int) {
 	lg := (math.Log2(float64(v.mant)) + float64(v.exp)) * math.Log10(2)
 	x = int(math.Floor(lg))
 	for {
-		if v.scaled(-x, true).Sign() == 0 {
+		if v.scaled(-x, true).isZero() {
 			x--
-		} else if v.scaled(-x-1, true).Sign() != 0 {
+		} else if !v.scaled(-x-1, true).isZero() {
 			x++
 		} else {
 			break
 		}
 	}
 	n := v.scaled(prec-x, false)
-	d := n.Append(nil, 10)
+	d := n.appendDecimal(nil)
 	if len(d) > prec+1 {
 		// Rounding carried into a new digit: 9.99 -> 10.0.
 		d = d[:prec+1]
@@ -473,7 +451,7 @@ func (p *printer) formatFloat(sp *spec, v ldouble) {
 		if prec < 0 {
 			prec = 6
 		}
-		body = fixed(v.scaled(prec, false).Append(nil, 10), prec, c.alt)
+		body = fixed(v.scaled(prec, false).appendDecimal(nil), prec, c.alt)
 	case 'e', 'E':
 		if prec < 0 {
 			prec = 6

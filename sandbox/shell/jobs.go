@@ -184,7 +184,15 @@ func (l *limitBuffer) Write(p []byte) (int, error) {
 
 // errOutputFull is what a writer to a full command substitution sees: a
 // closed pipe, so `x=$(yes)` stops like `yes | head -c N`.
-var errOutputFull = fmt.Errorf("command substitution: output limit reached: %w", io.ErrClosedPipe)
+var errOutputFull error = closedPipe("command substitution: output limit reached")
+
+// closedPipe is an error that wraps io.ErrClosedPipe. It is a type rather
+// than a fmt.Errorf at init, which would run fmt's formatting (and make
+// V8 compile it) at every start of the js/wasm core.
+type closedPipe string
+
+func (e closedPipe) Error() string { return string(e) + ": " + io.ErrClosedPipe.Error() }
+func (e closedPipe) Unwrap() error { return io.ErrClosedPipe }
 
 // procSubst starts <(cmd) or >(cmd) and returns the /dev/fd/N path its
 // FIFO has in the VFS. The FIFO is removed when the Run's command that
