@@ -11,7 +11,7 @@ import (
 
 // storedZip writes files (names ending in "/" are directories) as a zip
 // with method m, as Python's zipfile or Go's archive/zip would.
-func storedZip(t *testing.T, m uint16, comment string, files ...string) []byte {
+func storedZip(t testing.TB, m uint16, comment string, files ...string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -112,4 +112,43 @@ func TestReadStoredZipDamaged(t *testing.T) {
 	if _, err := readStoredZip(nil); err == nil {
 		t.Fatal("an empty payload read without error")
 	}
+}
+
+// FuzzReadStoredZip feeds readStoredZip arbitrary bytes (a module's files
+// section is outside input: any wasm a user runs may carry one): it must
+// return an error or entries, never panic, and where archive/zip reads
+// every entry of the same bytes without error, the two must agree.
+func FuzzReadStoredZip(f *testing.F) {
+	for _, b := range [][]byte{
+		storedZip(f, zip.Store, "", "usr/", "usr/lib/a.py", "b"),
+		storedZip(f, zip.Store, "comment", "x"),
+		storedZip(f, zip.Deflate, "", "a/b.py"),
+		nil,
+	} {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, err := readStoredZip(b)
+		if err != nil {
+			return
+		}
+		zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+		if err != nil || len(zr.File) != len(got) {
+			return
+		}
+		for i, zf := range zr.File {
+			rc, err := zf.Open()
+			if err != nil {
+				return
+			}
+			want, err := io.ReadAll(rc)
+			rc.Close()
+			if err != nil {
+				return
+			}
+			if got[i].name != zf.Name || !bytes.Equal(got[i].data, want) {
+				t.Fatalf("entry %d: %q %q, archive/zip reads %q %q", i, got[i].name, got[i].data, zf.Name, want)
+			}
+		}
+	})
 }
