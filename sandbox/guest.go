@@ -189,17 +189,21 @@ func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 }
 
 // runGuest runs one WASI command to completion with the shell's stdio.
-func (s *Sandbox) runGuest(ctx context.Context, hc procIO, key moduleKey, load func() ([]byte, error), args []string) int {
+func (s *Sandbox) runGuest(ctx context.Context, hc procIO, keyOf func() (moduleKey, error), load func() ([]byte, error), args []string) int {
 	if hc.Stderr == nil {
 		hc.Stderr = io.Discard // fd 2 closed (2>&-): what the shell says goes nowhere
 	}
 	run := runFrom(ctx)
 	run.timer.pause()
 	run.compiling.Add(1)
-	entry, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
+	key, err := keyOf()
+	var entry *moduleEntry
+	if err == nil {
+		entry, err = s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
+	}
 	run.compiling.Add(-1)
 	if err == nil && len(entry.files) > 0 {
-		err = s.placeToolFiles(key.name, entry.files) // e.g. Python's standard library
+		err = s.placeToolFiles(key, entry.files) // e.g. Python's standard library
 	}
 	run.timer.resume()
 	if err != nil {

@@ -207,7 +207,11 @@ func (s *Sandbox) RunCode(ctx context.Context, req CodeRequest) (*CodeResult, er
 		b, _, err := s.tools.moduleBytes("node")
 		return b, err
 	}
-	if _, err := s.eng.cache.get(ctx, s.eng.eng, toolKey(file, s.memPages), load, s.instrumentFor()); err != nil {
+	key, err := s.tools.key(file, s.memPages)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: loading node: %w", err)
+	}
+	if _, err := s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor()); err != nil {
 		return nil, fmt.Errorf("sandbox: loading node: %w", err)
 	}
 

@@ -155,7 +155,8 @@ func (s *Sandbox) execPath(ctx context.Context, hc procIO, p string, args []stri
 			fmt.Fprintf(hc.Stderr, "bash: %s: %s\n", name, errText(err))
 			return 126
 		}
-		return s.runGuest(ctx, hc, bytesKey(bin, s.memPages), func() ([]byte, error) { return bin, nil }, args)
+		key := func() (moduleKey, error) { return bytesKey(bin, s.memPages), nil }
+		return s.runGuest(ctx, hc, key, func() ([]byte, error) { return bin, nil }, args)
 	case bytes.HasPrefix(head, []byte("#!")):
 		line, _, _ := bytes.Cut(head[2:], []byte("\n"))
 		fields := strings.Fields(string(line))
@@ -194,7 +195,8 @@ func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []st
 		b, _, err := s.tools.moduleBytes(tool)
 		return b, err
 	}
-	return s.runGuest(ctx, hc, toolKey(file, s.memPages), load, args)
+	key := func() (moduleKey, error) { return s.tools.key(file, s.memPages) }
+	return s.runGuest(ctx, hc, key, load, args)
 }
 
 // lookPath finds a command like bash does: names with a slash are paths,

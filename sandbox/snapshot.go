@@ -647,9 +647,13 @@ func (ts *toolSet) fork() *toolSet {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	c := &toolSet{fsys: ts.fsys, where: ts.where, commands: ts.commands,
-		modules: make(map[string][]byte, len(ts.modules)), placed: make(map[string]bool, len(ts.placed))}
+		modules: make(map[string][]byte, len(ts.modules)), keys: make(map[string]moduleKey, len(ts.keys)),
+		placed: make(map[string]bool, len(ts.placed))}
 	for k, v := range ts.modules {
 		c.modules[k] = v
+	}
+	for k, v := range ts.keys {
+		c.keys[k] = v
 	}
 	for k, v := range ts.placed {
 		c.placed[k] = v

@@ -49,14 +49,15 @@ func splitToolFiles(bin []byte) (module, files []byte) {
 // splitToolFiles) into the sandbox's filesystem, once per sandbox and
 // module (named by its cache key). Files that already exist are left as
 // they are.
-func (s *Sandbox) placeToolFiles(module string, payload []byte) error {
+func (s *Sandbox) placeToolFiles(key moduleKey, payload []byte) error {
+	module := key.name
 	ts := s.tools
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.placed[module] {
 		return nil
 	}
-	file := strings.TrimPrefix(module, "tool:")
+	file := moduleName(key)
 	entries, err := readStoredZip(payload)
 	if err != nil {
 		return fmt.Errorf("files of %s: %w", file, err)

@@ -3,12 +3,15 @@ package sandbox
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -28,8 +31,9 @@ type toolSet struct {
 	commands map[string]string // command name → module file name
 
 	mu      sync.Mutex
-	modules map[string][]byte // module file name → raw bytes
-	placed  map[string]bool   // module file name → its files are in the sandbox (toolfiles.go)
+	modules map[string][]byte    // module file name → raw bytes
+	keys    map[string]moduleKey // module file name → its key in the module cache, less the memory cap
+	placed  map[string]bool      // module file name → its files are in the sandbox (toolfiles.go)
 }
 
 // loadToolSet reads the manifest of the tools in opts.Tools, or else in
@@ -38,11 +42,18 @@ type toolSet struct {
 // shell builtins work).
 func loadToolSet(ctx context.Context, opts Options, p Platform) (*toolSet, error) {
 	ts := &toolSet{fsys: opts.Tools, where: "Options.Tools", commands: map[string]string{},
-		modules: map[string][]byte{}, placed: map[string]bool{}}
+		modules: map[string][]byte{}, keys: map[string]moduleKey{}, placed: map[string]bool{}}
 	switch {
 	case ts.fsys != nil:
 	case opts.ToolsDir != "":
-		ts.fsys, ts.where = os.DirFS(opts.ToolsDir), opts.ToolsDir
+		// An absolute directory: the FS names the tools' identity in the
+		// module cache (toolSet.key), which a relative name would not
+		// once the process changes directory.
+		dir, err := filepath.Abs(opts.ToolsDir)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: Options.ToolsDir: %w", err)
+		}
+		ts.fsys, ts.where = os.DirFS(dir), opts.ToolsDir
 	default:
 		fsys, err := p.Tools(ctx)
 		if err != nil {
@@ -172,17 +183,87 @@ func (ts *toolSet) moduleBytes(command string) ([]byte, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if b, ok := ts.modules[file]; ok {
-		return b, true, nil
-	}
-	b, err := fs.ReadFile(ts.fsys, file)
+	b, err := ts.fileBytes(file)
 	if err != nil {
 		return nil, true, fmt.Errorf("loading tool %s: %w", command, err)
 	}
-	ts.modules[file] = b
 	return b, true, nil
+}
+
+// fileBytes reads the module file once.
+func (ts *toolSet) fileBytes(file string) ([]byte, error) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if b, ok := ts.modules[file]; ok {
+		return b, nil
+	}
+	b, err := fs.ReadFile(ts.fsys, file)
+	if err != nil {
+		return nil, err
+	}
+	ts.modules[file] = b
+	return b, nil
+}
+
+// ToolIdentifier may be implemented by the fs.FS of Options.Tools to name
+// the bytes of a tool module without the sandbox reading them. Sandboxes
+// in one process share the module compiled for a tool when their tools
+// give it the same ID, so an ID must change whenever the bytes do. Without
+// it, a comparable FS (os.DirFS, embed.FS) is named by its value and the
+// file's size and modification time, and any other FS by the SHA-256 of
+// the file's bytes, which costs a read and a hash per sandbox.
+type ToolIdentifier interface {
+	ToolID(name string) (string, error)
+}
+
+// key returns the module cache's key for the tool module file (its memory
+// cap unset): sandboxes share a compiled module only when their tools
+// hold the same bytes under that name, not merely the same name.
+func (ts *toolSet) key(file string, memPages uint32) (moduleKey, error) {
+	ts.mu.Lock()
+	k, ok := ts.keys[file]
+	ts.mu.Unlock()
+	if !ok {
+		var err error
+		if k, err = ts.identify(file); err != nil {
+			return moduleKey{}, fmt.Errorf("loading tool module %s: %w", file, err)
+		}
+		ts.mu.Lock()
+		ts.keys[file] = k
+		ts.mu.Unlock()
+	}
+	k.memPages = memPages
+	return k, nil
+}
+
+func (ts *toolSet) identify(file string) (moduleKey, error) {
+	name := "tool:" + file + "\x00"
+	if ti, ok := ts.fsys.(ToolIdentifier); ok {
+		id, err := ti.ToolID(file)
+		if err != nil {
+			return moduleKey{}, err
+		}
+		return moduleKey{src: reflect.TypeOf(ts.fsys), name: name + id}, nil
+	}
+	if reflect.ValueOf(ts.fsys).Comparable() {
+		info, err := fs.Stat(ts.fsys, file)
+		if err != nil {
+			return moduleKey{}, err
+		}
+		return moduleKey{src: ts.fsys, name: fmt.Sprintf("%s%d.%d", name, info.Size(), info.ModTime().UnixNano())}, nil
+	}
+	b, err := ts.fileBytes(file)
+	if err != nil {
+		return moduleKey{}, err
+	}
+	sum := sha256.Sum256(b)
+	return moduleKey{name: name + "sha256:" + hex.EncodeToString(sum[:])}, nil
+}
+
+// moduleName is the name a key gives its module in messages.
+func moduleName(k moduleKey) string {
+	name, _, _ := strings.Cut(strings.TrimPrefix(k.name, "tool:"), "\x00")
+	return name
 }
 
 // moduleCache compiles instrumented modules once per (bytes, options) and
@@ -215,16 +296,13 @@ func (c *moduleCache) instrumented(ctx context.Context, raw []byte, memPages uin
 	return out, err
 }
 
-// moduleKey names a module: a tool file, or the SHA-256 of bytes read from
-// the VFS (whose contents may change), plus the memory cap baked in by the
-// instrumenter.
+// moduleKey names a module's bytes: a tool file and what identifies its
+// bytes in its source of tools (toolSet.key), or the SHA-256 of bytes read
+// from the VFS, plus the memory cap baked in by the instrumenter.
 type moduleKey struct {
-	name     string
+	src      any    // the tools' fs.FS, or its type for a ToolIdentifier; else nil
+	name     string // "tool:FILE\x00ID" or "sha256:SUM"
 	memPages uint32
-}
-
-func toolKey(file string, memPages uint32) moduleKey {
-	return moduleKey{name: "tool:" + file, memPages: memPages}
 }
 
 func bytesKey(bin []byte, memPages uint32) moduleKey {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"strconv"
+	"sync"
 	"syscall/js"
 	"time"
 )
@@ -17,19 +19,36 @@ import (
 // and a function is called only then, so tools that never run cost
 // nothing: the browser loader passes functions that fetch the module on
 // first use.
+//
+// It names its files' bytes for the sandbox's module cache (ToolID) by
+// the identity of the JavaScript object holding them, so sandboxes given
+// the same Uint8Array or ArrayBuffer (the package's loader hands every
+// sandbox the one it read) share the module compiled from it.
 type toolsFS struct {
-	files map[string]js.Value // name → Uint8Array or loader function
-	names []string            // sorted
+	mu     sync.Mutex
+	files  map[string]js.Value // name → Uint8Array, or loader function until called
+	origin map[string]js.Value // name → the object given (Uint8Array or ArrayBuffer), once known
+	names  []string            // sorted
+}
+
+// bytesIDs numbers the objects holding tool bytes, for ToolID: a WeakMap
+// from each Uint8Array or ArrayBuffer to its number, so a number is never
+// reused while its object lives and an object dropped costs nothing.
+var bytesIDs struct {
+	sync.Mutex
+	m    js.Value
+	last int
 }
 
 // newToolsFS snapshots obj's own enumerable properties. It reports the
 // first value that is neither bytes nor a function.
 func newToolsFS(obj js.Value) (*toolsFS, string) {
-	t := &toolsFS{files: map[string]js.Value{}}
+	t := &toolsFS{files: map[string]js.Value{}, origin: map[string]js.Value{}}
 	keys := jsObject.Call("keys", obj)
 	for k := range keys.Length() {
 		name := keys.Index(k).String()
 		v := obj.Get(name)
+		orig := v
 		switch {
 		case v.InstanceOf(jsUint8Array):
 		case v.InstanceOf(jsArrayBuffer):
@@ -42,6 +61,9 @@ func newToolsFS(obj js.Value) (*toolsFS, string) {
 			return nil, name
 		}
 		t.files[name] = v
+		if v.Type() != js.TypeFunction {
+			t.origin[name] = orig
+		}
 		t.names = append(t.names, name)
 	}
 	slices.Sort(t.names)
@@ -52,39 +74,84 @@ func newToolsFS(obj js.Value) (*toolsFS, string) {
 // awaits the function's Promise, so it must not be called from a js.FuncOf
 // callback (the sandbox reads tools on its own goroutines).
 func (t *toolsFS) ReadFile(name string) ([]byte, error) {
-	v, ok := t.files[name]
-	if !ok {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-	}
-	if v.Type() == js.TypeFunction {
-		var err error
-		if v, err = loadTool(v, name); err != nil {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-		}
+	v, _, err := t.bytes(name)
+	if err != nil {
+		return nil, err
 	}
 	b := make([]byte, v.Length())
 	js.CopyBytesToGo(b, v)
 	return b, nil
 }
 
-// loadTool calls a loader function and awaits the bytes it gives.
-func loadTool(fn js.Value, name string) (v js.Value, err error) {
+// ToolID implements sandbox.ToolIdentifier: the number of the JavaScript
+// object holding the file's bytes. Like ReadFile it calls a loader
+// function, once: both then see the bytes it gave.
+func (t *toolsFS) ToolID(name string) (string, error) {
+	_, orig, err := t.bytes(name)
+	if err != nil {
+		return "", err
+	}
+	bytesIDs.Lock()
+	defer bytesIDs.Unlock()
+	if bytesIDs.m.IsUndefined() {
+		bytesIDs.m = js.Global().Get("WeakMap").New()
+	}
+	id := bytesIDs.m.Call("get", orig)
+	if id.IsUndefined() {
+		bytesIDs.last++
+		id = js.ValueOf(bytesIDs.last)
+		bytesIDs.m.Call("set", orig, id)
+	}
+	return strconv.Itoa(id.Int()), nil
+}
+
+// bytes returns the file's Uint8Array and the object it came as, calling
+// its loader function the first time.
+func (t *toolsFS) bytes(name string) (v, orig js.Value, err error) {
+	t.mu.Lock()
+	v, ok := t.files[name]
+	orig = t.origin[name]
+	t.mu.Unlock()
+	if !ok {
+		return v, orig, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if v.Type() != js.TypeFunction {
+		return v, orig, nil
+	}
+	// The loader is called outside the lock (it awaits); if two callers
+	// race, the first to finish is kept.
+	if v, orig, err = loadTool(v, name); err != nil {
+		return v, orig, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cur := t.files[name]; cur.Type() != js.TypeFunction {
+		return cur, t.origin[name], nil
+	}
+	t.files[name], t.origin[name] = v, orig
+	return v, orig, nil
+}
+
+// loadTool calls a loader function and awaits the bytes it gives: a
+// Uint8Array, and the object it gave them as.
+func loadTool(fn js.Value, name string) (v, orig js.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil { // the function threw
 			err = fmt.Errorf("%v", r)
 		}
 	}()
 	if v, err = await(jsPromise.Call("resolve", fn.Invoke(name))); err != nil {
-		return v, err
+		return v, v, err
 	}
+	orig = v
 	switch {
 	case v.InstanceOf(jsUint8Array):
 	case v.InstanceOf(jsArrayBuffer):
 		v = jsUint8Array.New(v)
 	default:
-		return v, fmt.Errorf("the tool loader gave %s, not a Uint8Array or ArrayBuffer", jsString(v))
+		return v, v, fmt.Errorf("the tool loader gave %s, not a Uint8Array or ArrayBuffer", jsString(v))
 	}
-	return v, nil
+	return v, orig, nil
 }
 
 // ReadDir lists the files; a file not loaded yet has size 0.
@@ -93,6 +160,8 @@ func (t *toolsFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
 	}
 	out := make([]fs.DirEntry, len(t.names))
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	for k, n := range t.names {
 		var size int64
 		if v := t.files[n]; v.Type() != js.TypeFunction {

@@ -78,7 +78,13 @@ export interface LoadProgress {
   total: number;
 }
 
-/** A tool file: its bytes, a URL to load it from, or a function giving the bytes when first needed. */
+/**
+ * A tool file: its bytes, a URL to load it from, or a function giving the
+ * bytes when first needed. Sandboxes share the code compiled for a module
+ * when they are handed the same Uint8Array or ArrayBuffer object (a
+ * function is called once per sandbox, and its result counts): do not
+ * change those bytes afterwards, give new bytes in a new array.
+ */
 export type ToolFile = Uint8Array | ArrayBuffer | URL | (() => Promise<Uint8Array | ArrayBuffer>);
 
 export interface SandboxOptions {

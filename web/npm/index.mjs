@@ -37,6 +37,12 @@ function read(url, progress) {
   return p;
 }
 
+// valid holds the modules WebAssembly.validate accepted: every sandbox
+// asks for a tool's bytes once (the core names compiled modules by the
+// Uint8Array holding them), and a multi-megabyte module takes milliseconds
+// to validate.
+const valid = new WeakSet();
+
 async function toolModule(url, progress) {
   let b;
   try {
@@ -44,8 +50,11 @@ async function toolModule(url, progress) {
   } catch (err) {
     throw new SandboxError('ENOENT', `wasmsand: cannot read ${url.pathname}: ${err.message}`);
   }
-  if (!WebAssembly.validate(b)) {
-    throw new SandboxError('INVALID_MODULE', `${url.pathname} is not a valid WebAssembly module`);
+  if (!valid.has(b)) {
+    if (!WebAssembly.validate(b)) {
+      throw new SandboxError('INVALID_MODULE', `${url.pathname} is not a valid WebAssembly module`);
+    }
+    valid.add(b);
   }
   return b;
 }

@@ -139,10 +139,17 @@ export function browserPlatform(base) {
 
   // toolModule fetches a tool module and checks it is WebAssembly, so a
   // broken file fails with its URL in the message.
+  // Every sandbox asks for a tool's bytes once (the core names compiled
+  // modules by the Uint8Array holding them): valid keeps a module from
+  // being validated again.
+  const valid = new WeakSet();
   async function toolModule(url, progress) {
     const b = await download(url, progress);
-    if (!WebAssembly.validate(b)) {
-      throw new SandboxError('INVALID_MODULE', `${url} is not a valid WebAssembly module`);
+    if (!valid.has(b)) {
+      if (!WebAssembly.validate(b)) {
+        throw new SandboxError('INVALID_MODULE', `${url} is not a valid WebAssembly module`);
+      }
+      valid.add(b);
     }
     return b;
   }

@@ -1,0 +1,72 @@
+//go:build js && wasm
+
+package hostwasm
+
+import (
+	"syscall/js"
+	"testing"
+
+	"github.com/wasmsand/wasmsand/sandbox"
+)
+
+var _ sandbox.ToolIdentifier = (*toolsFS)(nil)
+
+func jsBytes(s string) js.Value {
+	v := jsUint8Array.New(len(s))
+	js.CopyBytesToJS(v, []byte(s))
+	return v
+}
+
+// TestToolID checks that a tools FS names bytes by the object holding
+// them: the same Uint8Array or ArrayBuffer in two FSes gets one ID,
+// equal contents in another object another, and a loader function is
+// called once, its bytes named and read alike.
+func TestToolID(t *testing.T) {
+	shared, buf := jsBytes("shared"), jsBytes("buffer").Get("buffer")
+	calls := 0
+	loader := js.FuncOf(func(js.Value, []js.Value) any {
+		calls++
+		return jsPromise.Call("resolve", jsBytes("loaded"))
+	})
+	defer loader.Release()
+	newFS := func(files map[string]any) *toolsFS {
+		t.Helper()
+		fsys, bad := newToolsFS(js.ValueOf(files))
+		if bad != "" {
+			t.Fatalf("newToolsFS: bad file %q", bad)
+		}
+		return fsys
+	}
+	a := newFS(map[string]any{"s.wasm": shared, "b.wasm": buf, "copy.wasm": jsBytes("shared"), "l.wasm": loader.Value})
+	b := newFS(map[string]any{"s.wasm": shared, "b.wasm": buf, "l.wasm": loader.Value})
+	id := func(fsys *toolsFS, name string) string {
+		t.Helper()
+		s, err := fsys.ToolID(name)
+		if err != nil {
+			t.Fatalf("ToolID(%q): %v", name, err)
+		}
+		return s
+	}
+	if x, y := id(a, "s.wasm"), id(b, "s.wasm"); x != y {
+		t.Errorf("one Uint8Array in two FSes: IDs %q and %q, want one", x, y)
+	}
+	if x, y := id(a, "b.wasm"), id(b, "b.wasm"); x != y {
+		t.Errorf("one ArrayBuffer in two FSes: IDs %q and %q, want one", x, y)
+	}
+	if x, y := id(a, "s.wasm"), id(a, "copy.wasm"); x == y {
+		t.Errorf("equal bytes in two Uint8Arrays share the ID %q", x)
+	}
+	first := id(a, "l.wasm")
+	if again := id(a, "l.wasm"); again != first || calls != 1 {
+		t.Errorf("loader: IDs %q then %q after %d calls, want one ID after 1 call", first, again, calls)
+	}
+	if got, err := a.ReadFile("l.wasm"); err != nil || string(got) != "loaded" || calls != 1 {
+		t.Errorf("ReadFile after ToolID = %q, %v after %d loader calls, want \"loaded\" after 1", got, err, calls)
+	}
+	if other := id(b, "l.wasm"); other == first || calls != 2 {
+		t.Errorf("a loader giving a new Uint8Array: ID %q (first %q) after %d calls, want a new ID after 2", other, first, calls)
+	}
+	if _, err := a.ToolID("none.wasm"); err == nil {
+		t.Error("ToolID of a missing file: no error")
+	}
+}
