@@ -860,7 +860,8 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 				write(pos, ls, true)
 			}
 		default:
-			if s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol); ok {
+			s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol)
+			if ok {
 				lines += skipped
 				if s < 0 {
 					write(pos, len(b), true)
@@ -872,6 +873,13 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 				write(pos+s, pos+e, false)
 				pos += e
 				continue
+			}
+			if s >= 0 {
+				// The automaton cannot decide this line: test it below.
+				lines += skipped
+				write(pos, pos+s, true)
+				ls, le = pos+s, pos+e-1
+				break
 			}
 			ls, le = pos, pos+bytes.IndexByte(b[pos:], g.eol)
 		}

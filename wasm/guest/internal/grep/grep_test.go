@@ -109,3 +109,30 @@ func TestCountInPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintInPieces checks the printing of whole buffers against package
+// regexp line by line, where the automaton cannot decide the lines with a
+// byte past ASCII and they are tested one by one.
+func TestPrintInPieces(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "line %d %s\n", i, []string{"alpha", "béta", "gamma x", "", "b\xffta"}[i%5])
+	}
+	b.WriteString("last béta")
+	in := b.String()
+	for _, expr := range []string{"b.ta", "9 b.ta|1 a", "[0-9] .*a$"} {
+		re := regexp.MustCompile(expr)
+		var want strings.Builder
+		for _, l := range strings.SplitAfter(in, "\n") {
+			if re.MatchString(strings.TrimSuffix(l, "\n")) {
+				want.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+			}
+		}
+		var out bytes.Buffer
+		env := &tool.Env{Args: []string{"grep", "-aE", expr}, Stdin: iotest.HalfReader(strings.NewReader(in)), Stdout: &out, Stderr: io.Discard}
+		tool.Run(Main, env)
+		if out.String() != want.String() {
+			t.Errorf("grep -E %q: got %d bytes, want %d", expr, out.Len(), want.Len())
+		}
+	}
+}
