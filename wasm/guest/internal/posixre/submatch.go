@@ -36,7 +36,7 @@ func (r *Regexp) FindSubmatch(b []byte, caps []int) (bool, error) {
 		copy(caps, loc)
 		return true, nil
 	}
-	return r.findAt(b, 0, caps)
+	return r.findAt(b, 0, caps, len(caps), false)
 }
 
 // ForEachSubmatch hands fn the offsets of each successive match in b (as
@@ -47,6 +47,17 @@ func (r *Regexp) ForEachSubmatch(b []byte, ncap int, fn func(caps []int) bool) e
 	if r.need != nil && r.lit == nil && !bytes.Contains(b, r.need) {
 		return nil
 	}
+	return r.forEach(b, ncap, fn, false)
+}
+
+// ForEachSubmatchOfLine is ForEachSubmatch for a line that FirstLine
+// found to hold a match: it skips the checks that would find none.
+func (r *Regexp) ForEachSubmatchOfLine(b []byte, ncap int, fn func(caps []int) bool) error {
+	return r.forEach(b, ncap, fn, true)
+}
+
+// forEach is ForEachSubmatch; known says b holds a match.
+func (r *Regexp) forEach(b []byte, ncap int, fn func(caps []int) bool, known bool) error {
 	if r.lit == nil && r.goFirst(b) {
 		if ncap <= 2 {
 			for _, loc := range r.re.FindAllIndex(b, -1) {
@@ -70,7 +81,7 @@ func (r *Regexp) ForEachSubmatch(b []byte, ncap int, fn func(caps []int) bool) e
 	caps := r.caps
 	pos, prevEnd := 0, -1
 	for pos <= len(b) {
-		ok, err := r.findAt(b, pos, caps)
+		ok, err := r.findAt(b, pos, caps, ncap, known)
 		if err != nil || !ok {
 			return err
 		}
@@ -110,9 +121,10 @@ func (r *Regexp) goFirst(b []byte) bool {
 
 // findAt finds the leftmost-longest match starting at or after from and
 // fills caps: a plain string by bytes.Index; else the automata locate the
-// match and Go's regexp, run on the match alone, finds its groups; what
-// they cannot do runs on the backtracking matcher.
-func (r *Regexp) findAt(b []byte, from int, caps []int) (bool, error) {
+// match and Go's regexp, run on the match alone, finds its groups (only
+// the whole match's when ncap <= 2); what they cannot do runs on the
+// backtracking matcher. known says b holds a match.
+func (r *Regexp) findAt(b []byte, from int, caps []int, ncap int, known bool) (bool, error) {
 	if r.lit != nil {
 		i := bytes.Index(b[from:], r.lit)
 		if i < 0 {
@@ -122,7 +134,7 @@ func (r *Regexp) findAt(b []byte, from int, caps []int) (bool, error) {
 		return true, nil
 	}
 	if r.dfa != nil && !r.dfa.failed {
-		if from == 0 && !r.opts.Anchored {
+		if from == 0 && !r.opts.Anchored && !known {
 			if m, ok := r.dfa.match(b); ok && !m {
 				return false, nil
 			}
@@ -130,6 +142,10 @@ func (r *Regexp) findAt(b []byte, from int, caps []int) (bool, error) {
 		if s, e, ok := r.locate(b, from); ok {
 			if s < 0 {
 				return false, nil
+			}
+			if ncap <= 2 {
+				caps[0], caps[1] = s, e
+				return true, nil
 			}
 			if r.groups(b, s, e, caps) {
 				return true, nil
