@@ -729,6 +729,20 @@ func (r *substRun) match(caps []int) bool {
 	}
 	out, ps := r.out, r.ps
 	out = append(out, ps[r.last:caps[0]]...)
+	if r.s.plain {
+		// No case conversion: copy the parts as they are.
+		for _, p := range r.s.repl {
+			if p.kind == rpLit {
+				out = append(out, p.lit...)
+			} else if 2*p.n+1 < len(caps) && caps[2*p.n] >= 0 {
+				out = append(out, ps[caps[2*p.n]:caps[2*p.n+1]]...)
+			}
+		}
+		r.out = out
+		r.last = caps[1]
+		r.done = true
+		return r.s.global
+	}
 	var cs caseState
 	for _, p := range r.s.repl {
 		switch p.kind {
