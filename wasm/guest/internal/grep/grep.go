@@ -823,7 +823,8 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 }
 
 // block searches b, whole lines each ending in g.eol, and returns how
-// many lines match and how many there are; emit prints the selected
+// many lines match and how many there are (when nothing is printed and
+// -v is off, perhaps 0: nothing uses it then); emit prints the selected
 // lines (under -v, those without a match). Where the pattern needs a
 // literal, it looks for the literal and tests only the lines holding it;
 // otherwise the automaton runs over the whole buffer; lines it cannot
@@ -833,6 +834,16 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 		if m, n, ok := g.re.CountLines(b, g.eol); ok {
 			return m, n, nil
 		}
+	}
+	if g.lit != nil && g.litExact && !emit {
+		// Containing the literal is the whole test: one call counts.
+		// Unprinted lines need no numbers, so the lines are counted only
+		// for -v, which selects the others.
+		n := 0
+		if g.invert {
+			n = wc.CountByte(b, g.eol)
+		}
+		return wc.CountLinesWith(b, g.lit, g.eol), n, nil
 	}
 	// write prints the lines b[lo:hi] that hold a match (rejected false)
 	// or lack one (rejected true), when those are the selected ones.

@@ -93,6 +93,10 @@ func TestCountInPieces(t *testing.T) {
 		{[]string{"-c", "."}, "."},
 		{[]string{"-cE", "[0-9]+ (b.ta|x)"}, "[0-9]+ (b.ta|x)"},
 		{[]string{"-cE", "9 g|7 b"}, "9 g|7 b"},
+		{[]string{"-c", "ine 1"}, "ine 1"},
+		{[]string{"-cv", "gamma"}, "gamma"},
+		{[]string{"-c", "béta"}, "béta"},
+		{[]string{"-cF", "a"}, "a"},
 	} {
 		re := regexp.MustCompile(tc.re)
 		n := 0

@@ -128,3 +128,85 @@ func Index(b, sep []byte) int {
 	}
 	return -1
 }
+
+// CountLinesWith returns how many lines of b (each ending in eol, the
+// last may lack it) contain sep, which must not contain eol. It is one
+// call for a whole buffer, with no call per line found: it looks for
+// sep's first and last bytes at their distance eight positions a step,
+// checks the candidates whole, and after a hit skips to the line's end,
+// eight bytes a step too.
+func CountLinesWith(b, sep []byte, eol byte) int {
+	if len(sep) == 0 {
+		n := CountByte(b, eol)
+		if len(b) > 0 && b[len(b)-1] != eol {
+			n++
+		}
+		return n
+	}
+	first, last, off := sep[0], sep[len(sep)-1], len(sep)-1
+	pf, pl, pe := uint64(first)*lsb, uint64(last)*lsb, uint64(eol)*lsb
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	load := func(i int) uint64 { return *(*uint64)(unsafe.Add(p, i)) }
+	n, i := 0, 0
+	for i+len(sep) <= len(b) {
+		// A candidate: first at i and last at i+off. Thirty-two bytes
+		// a step: fewer loop-header checks under the fuel metering.
+		for ; i+off+32 <= len(b); i += 32 {
+			x0, y0 := load(i)^pf, load(i+off)^pl
+			x1, y1 := load(i+8)^pf, load(i+off+8)^pl
+			x2, y2 := load(i+16)^pf, load(i+off+16)^pl
+			x3, y3 := load(i+24)^pf, load(i+off+24)^pl
+			t0 := ^((x0&low + low) | x0 | low) & ^((y0&low + low) | y0 | low)
+			t1 := ^((x1&low + low) | x1 | low) & ^((y1&low + low) | y1 | low)
+			t2 := ^((x2&low + low) | x2 | low) & ^((y2&low + low) | y2 | low)
+			t3 := ^((x3&low + low) | x3 | low) & ^((y3&low + low) | y3 | low)
+			if t0|t1|t2|t3 == 0 {
+				continue
+			}
+			switch {
+			case t0 != 0:
+				i += bits.TrailingZeros64(t0) >> 3
+			case t1 != 0:
+				i += 8 + bits.TrailingZeros64(t1)>>3
+			case t2 != 0:
+				i += 16 + bits.TrailingZeros64(t2)>>3
+			default:
+				i += 24 + bits.TrailingZeros64(t3)>>3
+			}
+			goto found
+		}
+		for ; i+off+8 <= len(b); i += 8 {
+			x, y := load(i)^pf, load(i+off)^pl
+			if t := ^((x&low + low) | x | low) & ^((y&low + low) | y | low); t != 0 {
+				i += bits.TrailingZeros64(t) >> 3
+				goto found
+			}
+		}
+		for ; i+len(sep) <= len(b); i++ {
+			if b[i] == first && b[i+off] == last {
+				goto found
+			}
+		}
+		return n
+	found:
+		if string(b[i:i+len(sep)]) != string(sep) {
+			i++
+			continue
+		}
+		n++
+		// On past the line's end.
+		i += len(sep)
+		for ; i+8 <= len(b); i += 8 {
+			x := load(i) ^ pe
+			if t := ^((x&low + low) | x | low); t != 0 {
+				i += bits.TrailingZeros64(t) >> 3
+				goto eolFound
+			}
+		}
+		for ; i < len(b) && b[i] != eol; i++ {
+		}
+	eolFound:
+		i++
+	}
+	return n
+}
