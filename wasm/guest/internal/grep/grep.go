@@ -155,6 +155,9 @@ type grep struct {
 	re       *posixre.Regexp
 	lit      []byte // a string every match contains, if known
 	litExact bool   // containing lit is the whole test
+	// lits: two to four plain strings, the patterns; containing any of
+	// them is the whole test.
+	lits     [][]byte
 	invert   bool
 	count    bool
 	list     listMode
@@ -397,6 +400,7 @@ func Main(env *tool.Env) int {
 		if lit, exact := requiredLiteral(patterns, opts); lit != "" && strings.IndexByte(lit, g.eol) < 0 {
 			g.lit, g.litExact = []byte(lit), exact
 		}
+		g.lits = plainStrings(patterns, opts, g.eol)
 	}
 	if len(operands) == 0 {
 		if g.recurse {
@@ -830,6 +834,14 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 // otherwise the automaton runs over the whole buffer; lines it cannot
 // decide are tested one by one.
 func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
+	if g.lits != nil && !emit {
+		// As for one literal below, for several in one pass.
+		n := 0
+		if g.invert {
+			n = wc.CountByte(b, g.eol)
+		}
+		return wc.CountLinesWithAny(b, g.lits, g.eol), n, nil
+	}
 	if g.lit == nil && !emit {
 		if m, n, ok := g.re.CountLines(b, g.eol); ok {
 			return m, n, nil

@@ -97,6 +97,9 @@ func TestCountInPieces(t *testing.T) {
 		{[]string{"-cv", "gamma"}, "gamma"},
 		{[]string{"-c", "béta"}, "béta"},
 		{[]string{"-cF", "a"}, "a"},
+		{[]string{"-c", "-e", "ine 1", "-e", "gamma"}, "ine 1|gamma"},
+		{[]string{"-cv", "-F", "-e", "alpha", "-e", "x", "-e", "9 "}, "alpha|x|9 "},
+		{[]string{"-cE", "-e", "99", "-e", "ine 2", "-e", "0 a", "-e", "lpha"}, "99|ine 2|0 a|lpha"},
 	} {
 		re := regexp.MustCompile(tc.re)
 		n := 0

@@ -210,3 +210,72 @@ func CountLinesWith(b, sep []byte, eol byte) int {
 	}
 	return n
 }
+
+// CountLinesWithAny is CountLinesWith for two to four strings: how many
+// lines contain any of them. Each word of b is tested for every string's
+// first byte and, at its distance, last byte at once.
+func CountLinesWithAny(b []byte, seps [][]byte, eol byte) int {
+	if len(seps) < 2 || len(seps) > 4 {
+		panic("wc: CountLinesWithAny takes two to four strings")
+	}
+	var (
+		s        [4][]byte
+		pf, pl   [4]uint64
+		off      [4]int
+		shortest = len(seps[0])
+		reach    = 0 // the largest distance from first to last byte
+	)
+	for k := range s {
+		sep := seps[k%len(seps)] // a repeated string changes nothing
+		s[k], off[k] = sep, len(sep)-1
+		pf[k], pl[k] = uint64(sep[0])*lsb, uint64(sep[len(sep)-1])*lsb
+		shortest, reach = min(shortest, len(sep)), max(reach, len(sep)-1)
+	}
+	pe := uint64(eol) * lsb
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	load := func(i int) uint64 { return *(*uint64)(unsafe.Add(p, i)) }
+	zero := func(x uint64) uint64 { return ^((x&low + low) | x | low) }
+	// In scalars, not arrays: under wasm an array lives in memory.
+	f0, f1, f2, f3 := pf[0], pf[1], pf[2], pf[3]
+	l0, l1, l2, l3 := pl[0], pl[1], pl[2], pl[3]
+	o0, o1, o2, o3 := off[0], off[1], off[2], off[3]
+	n, i := 0, 0
+	for i+shortest <= len(b) {
+		for ; i+reach+8 <= len(b); i += 8 {
+			w := load(i)
+			t := zero(w^f0)&zero(load(i+o0)^l0) | zero(w^f1)&zero(load(i+o1)^l1) |
+				zero(w^f2)&zero(load(i+o2)^l2) | zero(w^f3)&zero(load(i+o3)^l3)
+			if t != 0 {
+				i += bits.TrailingZeros64(t) >> 3
+				break
+			}
+		}
+		if i+shortest > len(b) {
+			break
+		}
+		hit := false
+		for _, sep := range s {
+			if i+len(sep) <= len(b) && string(b[i:i+len(sep)]) == string(sep) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			i++
+			continue
+		}
+		n++
+		// On past the line's end.
+		for i += shortest; i+8 <= len(b); i += 8 {
+			if t := zero(load(i) ^ pe); t != 0 {
+				i += bits.TrailingZeros64(t) >> 3
+				goto eolFound
+			}
+		}
+		for ; i < len(b) && b[i] != eol; i++ {
+		}
+	eolFound:
+		i++
+	}
+	return n
+}

@@ -116,3 +116,34 @@ func BenchmarkCountLinesWith(b *testing.B) {
 		CountLinesWith(buf, []byte("xray"), '\n')
 	}
 }
+
+// TestCountLinesWithAny checks CountLinesWithAny against splitting the
+// lines and bytes.Contains, at every alignment and with near misses.
+func TestCountLinesWithAny(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	words := []string{"a", "ab", "aab", "xy", "ba", "axya", "bxb", "yyyyyyyyyyy", "b"}
+	for range 20000 {
+		b := make([]byte, rng.Intn(120))
+		for i := range b {
+			b[i] = "aab\n\xffxy"[rng.Intn(7)]
+		}
+		seps := make([][]byte, 2+rng.Intn(3))
+		for k := range seps {
+			seps[k] = []byte(words[rng.Intn(len(words))])
+		}
+		want := 0
+		if len(b) > 0 {
+			for _, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+				for _, sep := range seps {
+					if bytes.Contains(line, sep) {
+						want++
+						break
+					}
+				}
+			}
+		}
+		if got := CountLinesWithAny(b, seps, '\n'); got != want {
+			t.Fatalf("CountLinesWithAny(%q, %q) = %d, want %d", b, seps, got, want)
+		}
+	}
+}
