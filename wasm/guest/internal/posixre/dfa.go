@@ -458,7 +458,7 @@ func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
 		return d.countMatches(b, eol)
 	}
 	for len(b) > 0 {
-		start, end, skipped, ok := d.firstLine(b, eol)
+		start, end, skipped, ok := d.firstLine(b, eol, true)
 		if !ok {
 			return 0, 0, false
 		}
@@ -509,11 +509,12 @@ func (d *dfa) countMatches(b []byte, eol byte) (matched, lines int, ok bool) {
 // line ends (whose transitions stay unbuilt, so the scan stops there).
 // It returns the line's start and end (past its eol) and how many lines
 // come before it; start is -1 when no line matches. d must have been
-// made for it (d.eol set). ok is false when the automaton cannot tell:
+// made for it (d.eol set); without count, skipped is 0. ok is false when
+// the automaton cannot tell:
 // with start -1 for all of b, else for the line [start, end), a line with
 // a byte past ASCII that the program could match as part of a rune (the
 // lines before it hold no match).
-func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
+func (d *dfa) firstLine(b []byte, eol byte, count bool) (start, end, skipped int, ok bool) {
 	if d.failed {
 		return -1, -1, 0, false
 	}
@@ -534,7 +535,7 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 			c := b[pos]
 			if c >= utf8.RuneSelf && d.nonASCII {
 				ls := bytes.LastIndexByte(b[:pos], eol) + 1
-				return ls, lineEnd(b, pos, eol), wc.CountByte(b[:ls], eol), false
+				return ls, lineEnd(b, pos, eol), countIf(count, b[:ls], eol), false
 			}
 			t := d.next(i, c)
 			if t == unbuilt {
@@ -542,13 +543,13 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 			}
 			if t < 0 {
 				ls := bytes.LastIndexByte(b[:pos], eol) + 1
-				return ls, lineEnd(b, pos+1, eol), wc.CountByte(b[:ls], eol), true
+				return ls, lineEnd(b, pos+1, eol), countIf(count, b[:ls], eol), true
 			}
 			i = t >> 8
 			pos++
 		}
-		n := wc.CountByte(b, eol)
-		if len(b) > 0 && b[len(b)-1] != eol {
+		n := countIf(count, b, eol)
+		if count && len(b) > 0 && b[len(b)-1] != eol {
 			n++
 		}
 		return -1, -1, n, true
@@ -590,6 +591,14 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 		skipped++
 	}
 	return -1, -1, skipped, true
+}
+
+// countIf returns the number of eol bytes in b if count is set, else 0.
+func countIf(count bool, b []byte, eol byte) int {
+	if !count {
+		return 0
+	}
+	return wc.CountByte(b, eol)
 }
 
 // lineEnd returns the end of the line holding b[from-1]: past the next

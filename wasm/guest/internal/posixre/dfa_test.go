@@ -140,8 +140,11 @@ func TestLocateRandom(t *testing.T) {
 		}
 		re.Longest()
 		rx := &Regexp{expr: e, dfa: newDFA(e, false), ngrp: []int{0}}
-		for range 10 {
+		for k := range 20 {
 			s := subject(false)
+			if k%2 == 1 { // past ASCII: what the automaton declines
+				s += []string{"é", "\xff", "ü"}[k%3] + subject(false)
+			}
 			st, en, ok := rx.locate([]byte(s), 0)
 			if !ok {
 				continue
@@ -236,6 +239,9 @@ func TestFirstLineRandom(t *testing.T) {
 			}
 			for pos := 0; pos < len(b); {
 				st, en, _, ok := rx.FirstLine(b[pos:], '\n')
+				if s2, e2, ok2 := rx.NextLine(b[pos:], '\n'); s2 != st || e2 != en || ok2 != ok {
+					t.Fatalf("%s on %q: NextLine %d %d %v, FirstLine %d %d %v", e, b[pos:], s2, e2, ok2, st, en, ok)
+				}
 				if !ok && st < 0 {
 					t.Fatalf("%s on %q: cannot tell", e, b)
 				}

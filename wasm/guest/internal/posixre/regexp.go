@@ -259,7 +259,18 @@ func (r *Regexp) FirstLine(b []byte, eol byte) (start, end, skipped int, ok bool
 	if d == nil {
 		return -1, -1, 0, false
 	}
-	return d.firstLine(b, eol)
+	return d.firstLine(b, eol, true)
+}
+
+// NextLine is FirstLine for a caller that needs no line numbers: it does
+// not count the lines it passes over.
+func (r *Regexp) NextLine(b []byte, eol byte) (start, end int, ok bool) {
+	d := r.searchDFA(eol)
+	if d == nil {
+		return -1, -1, false
+	}
+	start, end, _, ok = d.firstLine(b, eol, false)
+	return start, end, ok
 }
 
 // lineDFA returns the automaton that searches b line by line in one pass,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
@@ -170,8 +171,25 @@ func (r *Regexp) locate(b []byte, from int) (s, e int, ok bool) {
 	if r.opts.Anchored {
 		last = 0
 	}
+	d := r.adfa
 	for s := from; s <= last; {
-		e, ok := r.adfa.longest(b, s)
+		if !d.failed && !d.states[d.start[0]].match && !d.states[d.start[1]].match {
+			dead := int32(-1)
+			if d.dead >= 0 {
+				dead = d.dead << 8
+			}
+			var e int
+			var done bool
+			if s, e, done = leftmost(d.trans, d.start[0]<<8, d.start[1]<<8, dead, b, s, last); done {
+				if e < 0 {
+					return -1, -1, true
+				}
+				return s, e, true
+			}
+		}
+		// The start s needs the automaton built further, or the end of
+		// the text tested.
+		e, ok := d.longest(b, s)
 		if !ok {
 			return 0, 0, false
 		}
@@ -186,6 +204,48 @@ func (r *Regexp) locate(b []byte, from int) (s, e int, ok bool) {
 		}
 	}
 	return -1, -1, true
+}
+
+// leftmost tries the starts from s to last in turn along known
+// transitions of an anchored automaton whose start states, first at the
+// text's beginning and mid after it, have not matched; dead is the dead
+// state's row (or -1). It returns the first start with a match and the
+// match's end (-1: no start up to last has one), done; or, not done, a
+// start whose run meets an unbuilt transition or the end of b, for the
+// caller to try with longest. One small function for all the starts:
+// under wasm a call per start costs more than the byte or two most take.
+//
+//go:noinline
+func leftmost(t []int32, first, mid, dead int32, b []byte, s, last int) (start, end int, done bool) {
+	tp := unsafe.Pointer(unsafe.SliceData(t))
+	for ; s <= last; s++ {
+		row := mid
+		if s == 0 {
+			row = first
+		}
+		end, pos := -1, s
+		for ; pos < len(b); pos++ {
+			x := *(*int32)(unsafe.Add(tp, uintptr(row|int32(b[pos]))*4))
+			if x < 0 {
+				if x == unbuilt {
+					return s, 0, false
+				}
+				x = ^x &^ 0xff
+				end = pos + 1
+			}
+			row = x
+			if row == dead {
+				break
+			}
+		}
+		if pos == len(b) {
+			return s, 0, false // alive at the end: a $ may match there
+		}
+		if end >= 0 {
+			return s, end, true
+		}
+	}
+	return s, -1, true
 }
 
 // groups fills caps for the match [s, e): the splitter where the pattern

@@ -204,7 +204,7 @@ func (f *fastSubst) substLines(out, data []byte, eof bool) ([]byte, int, error) 
 	b := data[:end]
 	pos := 0
 	for pos < len(b) {
-		s, e, _, ok := f.re.FirstLine(b[pos:], f.delim)
+		s, e, ok := f.re.NextLine(b[pos:], f.delim)
 		if ok && s < 0 {
 			break
 		}
