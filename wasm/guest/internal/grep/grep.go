@@ -590,6 +590,8 @@ func (g *grep) file(name string, r io.Reader) {
 	plain := !silent && !g.only && !g.names && !g.lineNum && !g.byteOff &&
 		g.before == 0 && g.after == 0
 	if (silent || plain) && g.re != nil && g.maxCount < 0 {
+		// Containing a string is the whole test and nothing is printed.
+		counted := !plain && (g.lits != nil || g.lit != nil && g.litExact)
 		// Only which lines match matters: search whole buffers of lines,
 		// leaving the rest (a last line without its end) to the loop
 		// below.
@@ -607,8 +609,10 @@ func (g *grep) file(name string, r io.Reader) {
 				}
 				continue
 			}
-			m, n, err := g.block(buf[:end], plain)
-			if err != nil {
+			var m, n int
+			if counted {
+				m, n = g.countStrings(buf[:end])
+			} else if m, n, err = g.block(buf[:end], plain); err != nil {
 				g.errorf("%s", err)
 				g.done = true
 				return
@@ -826,36 +830,31 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 	}
 }
 
+// countStrings returns how many lines of b (whole lines each ending in
+// g.eol) hold g.lit, or one of g.lits, in one pass, and how many lines
+// there are: counted only for -v, which selects the others, since lines
+// that are not printed need no numbers.
+func (g *grep) countStrings(b []byte) (matched, lines int) {
+	if g.invert {
+		lines = wc.CountByte(b, g.eol)
+	}
+	if g.lits != nil {
+		return wc.CountLinesWithAny(b, g.lits, g.eol), lines
+	}
+	return wc.CountLinesWith(b, g.lit, g.eol), lines
+}
+
 // block searches b, whole lines each ending in g.eol, and returns how
-// many lines match and how many there are (when nothing is printed and
-// -v is off, perhaps 0: nothing uses it then); emit prints the selected
+// many lines match and how many there are; emit prints the selected
 // lines (under -v, those without a match). Where the pattern needs a
 // literal, it looks for the literal and tests only the lines holding it;
 // otherwise the automaton runs over the whole buffer; lines it cannot
 // decide are tested one by one.
 func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
-	if g.lits != nil && !emit {
-		// As for one literal below, for several in one pass.
-		n := 0
-		if g.invert {
-			n = wc.CountByte(b, g.eol)
-		}
-		return wc.CountLinesWithAny(b, g.lits, g.eol), n, nil
-	}
 	if g.lit == nil && !emit {
 		if m, n, ok := g.re.CountLines(b, g.eol); ok {
 			return m, n, nil
 		}
-	}
-	if g.lit != nil && g.litExact && !emit {
-		// Containing the literal is the whole test: one call counts.
-		// Unprinted lines need no numbers, so the lines are counted only
-		// for -v, which selects the others.
-		n := 0
-		if g.invert {
-			n = wc.CountByte(b, g.eol)
-		}
-		return wc.CountLinesWith(b, g.lit, g.eol), n, nil
 	}
 	// write prints the lines b[lo:hi] that hold a match (rejected false)
 	// or lack one (rejected true), when those are the selected ones.
