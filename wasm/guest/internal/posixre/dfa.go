@@ -287,8 +287,8 @@ func scan(t []int32, row int32, b []byte) (int32, int) {
 	tp := unsafe.Pointer(unsafe.SliceData(t))
 	at := func(i int32) int32 { return *(*int32)(unsafe.Add(tp, uintptr(i)*4)) }
 	n := 0
-	for len(b) >= 4 {
-		_ = b[3]
+	for len(b) >= 8 {
+		_ = b[7]
 		j1 := at(row | int32(b[0]))
 		if j1 < 0 {
 			return row, n
@@ -305,7 +305,23 @@ func scan(t []int32, row int32, b []byte) (int32, int) {
 		if j4 < 0 {
 			return j3, n + 3
 		}
-		row, n, b = j4, n+4, b[4:]
+		j5 := at(j4 | int32(b[4]))
+		if j5 < 0 {
+			return j4, n + 4
+		}
+		j6 := at(j5 | int32(b[5]))
+		if j6 < 0 {
+			return j5, n + 5
+		}
+		j7 := at(j6 | int32(b[6]))
+		if j7 < 0 {
+			return j6, n + 6
+		}
+		j8 := at(j7 | int32(b[7]))
+		if j8 < 0 {
+			return j7, n + 7
+		}
+		row, n, b = j8, n+8, b[8:]
 	}
 	for _, c := range b {
 		j := at(row | int32(c))
