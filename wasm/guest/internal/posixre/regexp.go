@@ -265,9 +265,11 @@ func (r *Regexp) FirstLine(b []byte, eol byte) (start, end, skipped int, ok bool
 // NextLine is FirstLine for a caller that needs no line numbers: it does
 // not count the lines it passes over.
 func (r *Regexp) NextLine(b []byte, eol byte) (start, end int, ok bool) {
-	d := r.searchDFA(eol)
-	if d == nil {
-		return -1, -1, false
+	d := r.ldfa // after the first call, without a call to searchDFA
+	if d == nil || d.eol != int(eol) || d.failed || r.dfa.failed {
+		if d = r.searchDFA(eol); d == nil {
+			return -1, -1, false
+		}
 	}
 	start, end, _, ok = d.firstLine(b, eol, false)
 	return start, end, ok
