@@ -147,3 +147,12 @@ func TestCountLinesWithAny(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkCountLinesWithAny(b *testing.B) {
+	buf := bytes.Repeat([]byte("2024-08-07 island 66906 K9K0\n2024-09-03 north 45182 D8I0\n"), 4096)
+	seps := [][]byte{[]byte("north"), []byte("K7"), []byte("2024-13")}
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		CountLinesWithAny(buf, seps, '\n')
+	}
+}
