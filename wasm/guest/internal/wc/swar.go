@@ -156,10 +156,12 @@ func CountLinesWith(b, sep []byte, eol byte) int {
 			x1, y1 := load(i+8)^pf, load(i+off+8)^pl
 			x2, y2 := load(i+16)^pf, load(i+off+16)^pl
 			x3, y3 := load(i+24)^pf, load(i+off+24)^pl
-			t0 := ^((x0&low + low) | x0 | low) & ^((y0&low + low) | y0 | low)
-			t1 := ^((x1&low + low) | x1 | low) & ^((y1&low + low) | y1 | low)
-			t2 := ^((x2&low + low) | x2 | low) & ^((y2&low + low) | y2 | low)
-			t3 := ^((x3&low + low) | x3 | low) & ^((y3&low + low) | y3 | low)
+			// A byte of x|y is zero where both bytes are: one test.
+			z0, z1, z2, z3 := x0|y0, x1|y1, x2|y2, x3|y3
+			t0 := ^((z0&low + low) | z0 | low)
+			t1 := ^((z1&low + low) | z1 | low)
+			t2 := ^((z2&low + low) | z2 | low)
+			t3 := ^((z3&low + low) | z3 | low)
 			if t0|t1|t2|t3 == 0 {
 				continue
 			}
@@ -176,8 +178,8 @@ func CountLinesWith(b, sep []byte, eol byte) int {
 			goto found
 		}
 		for ; i+off+8 <= len(b); i += 8 {
-			x, y := load(i)^pf, load(i+off)^pl
-			if t := ^((x&low + low) | x | low) & ^((y&low + low) | y | low); t != 0 {
+			z := (load(i) ^ pf) | (load(i+off) ^ pl)
+			if t := ^((z&low + low) | z | low); t != 0 {
 				i += bits.TrailingZeros64(t) >> 3
 				goto found
 			}
@@ -243,8 +245,8 @@ func CountLinesWithAny(b []byte, seps [][]byte, eol byte) int {
 	for i+shortest <= len(b) {
 		for ; i+reach+8 <= len(b); i += 8 {
 			w := load(i)
-			t := zero(w^f0)&zero(load(i+o0)^l0) | zero(w^f1)&zero(load(i+o1)^l1) |
-				zero(w^f2)&zero(load(i+o2)^l2) | zero(w^f3)&zero(load(i+o3)^l3)
+			t := zero((w^f0)|(load(i+o0)^l0)) | zero((w^f1)|(load(i+o1)^l1)) |
+				zero((w^f2)|(load(i+o2)^l2)) | zero((w^f3)|(load(i+o3)^l3))
 			if t != 0 {
 				i += bits.TrailingZeros64(t) >> 3
 				break
