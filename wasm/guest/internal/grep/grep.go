@@ -155,6 +155,9 @@ type grep struct {
 	re       *posixre.Regexp
 	lit      []byte // a string every match contains, if known
 	litExact bool   // containing lit is the whole test
+	// lits: two to four plain strings, the patterns; containing any of
+	// them is the whole test.
+	lits     [][]byte
 	invert   bool
 	count    bool
 	list     listMode
@@ -397,6 +400,7 @@ func Main(env *tool.Env) int {
 		if lit, exact := requiredLiteral(patterns, opts); lit != "" && strings.IndexByte(lit, g.eol) < 0 {
 			g.lit, g.litExact = []byte(lit), exact
 		}
+		g.lits = plainStrings(patterns, opts, g.eol)
 	}
 	if len(operands) == 0 {
 		if g.recurse {
@@ -586,6 +590,8 @@ func (g *grep) file(name string, r io.Reader) {
 	plain := !silent && !g.only && !g.names && !g.lineNum && !g.byteOff &&
 		g.before == 0 && g.after == 0
 	if (silent || plain) && g.re != nil && g.maxCount < 0 {
+		// Containing a string is the whole test and nothing is printed.
+		counted := !plain && (g.lits != nil || g.lit != nil && g.litExact)
 		// Only which lines match matters: search whole buffers of lines,
 		// leaving the rest (a last line without its end) to the loop
 		// below.
@@ -603,8 +609,10 @@ func (g *grep) file(name string, r io.Reader) {
 				}
 				continue
 			}
-			m, n, err := g.block(buf[:end], plain)
-			if err != nil {
+			var m, n int
+			if counted {
+				m, n = g.countStrings(buf[:end])
+			} else if m, n, err = g.block(buf[:end], plain); err != nil {
 				g.errorf("%s", err)
 				g.done = true
 				return
@@ -822,6 +830,20 @@ func (g *grep) emitSelected(name string, lineNo, off int64, body []byte) {
 	}
 }
 
+// countStrings returns how many lines of b (whole lines each ending in
+// g.eol) hold g.lit, or one of g.lits, in one pass, and how many lines
+// there are: counted only for -v, which selects the others, since lines
+// that are not printed need no numbers.
+func (g *grep) countStrings(b []byte) (matched, lines int) {
+	if g.invert {
+		lines = wc.CountByte(b, g.eol)
+	}
+	if g.lits != nil {
+		return wc.CountLinesWithAny(b, g.lits, g.eol), lines
+	}
+	return wc.CountLinesWith(b, g.lit, g.eol), lines
+}
+
 // block searches b, whole lines each ending in g.eol, and returns how
 // many lines match and how many there are; emit prints the selected
 // lines (under -v, those without a match). Where the pattern needs a
@@ -860,7 +882,8 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 				write(pos, ls, true)
 			}
 		default:
-			if s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol); ok {
+			s, e, skipped, ok := g.re.FirstLine(b[pos:], g.eol)
+			if ok {
 				lines += skipped
 				if s < 0 {
 					write(pos, len(b), true)
@@ -872,6 +895,13 @@ func (g *grep) block(b []byte, emit bool) (matched, lines int, err error) {
 				write(pos+s, pos+e, false)
 				pos += e
 				continue
+			}
+			if s >= 0 {
+				// The automaton cannot decide this line: test it below.
+				lines += skipped
+				write(pos, pos+s, true)
+				ls, le = pos+s, pos+e-1
+				break
 			}
 			ls, le = pos, pos+bytes.IndexByte(b[pos:], g.eol)
 		}

@@ -93,6 +93,13 @@ func TestCountInPieces(t *testing.T) {
 		{[]string{"-c", "."}, "."},
 		{[]string{"-cE", "[0-9]+ (b.ta|x)"}, "[0-9]+ (b.ta|x)"},
 		{[]string{"-cE", "9 g|7 b"}, "9 g|7 b"},
+		{[]string{"-c", "ine 1"}, "ine 1"},
+		{[]string{"-cv", "gamma"}, "gamma"},
+		{[]string{"-c", "béta"}, "béta"},
+		{[]string{"-cF", "a"}, "a"},
+		{[]string{"-c", "-e", "ine 1", "-e", "gamma"}, "ine 1|gamma"},
+		{[]string{"-cv", "-F", "-e", "alpha", "-e", "x", "-e", "9 "}, "alpha|x|9 "},
+		{[]string{"-cE", "-e", "99", "-e", "ine 2", "-e", "0 a", "-e", "lpha"}, "99|ine 2|0 a|lpha"},
 	} {
 		re := regexp.MustCompile(tc.re)
 		n := 0
@@ -106,6 +113,33 @@ func TestCountInPieces(t *testing.T) {
 		tool.Run(Main, env)
 		if want := fmt.Sprintf("%d\n", n); out.String() != want {
 			t.Errorf("grep %q: got %q, want %q", tc.args, out.String(), want)
+		}
+	}
+}
+
+// TestPrintInPieces checks the printing of whole buffers against package
+// regexp line by line, where the automaton cannot decide the lines with a
+// byte past ASCII and they are tested one by one.
+func TestPrintInPieces(t *testing.T) {
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, "line %d %s\n", i, []string{"alpha", "béta", "gamma x", "", "b\xffta"}[i%5])
+	}
+	b.WriteString("last béta")
+	in := b.String()
+	for _, expr := range []string{"b.ta", "9 b.ta|1 a", "[0-9] .*a$"} {
+		re := regexp.MustCompile(expr)
+		var want strings.Builder
+		for _, l := range strings.SplitAfter(in, "\n") {
+			if re.MatchString(strings.TrimSuffix(l, "\n")) {
+				want.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+			}
+		}
+		var out bytes.Buffer
+		env := &tool.Env{Args: []string{"grep", "-aE", expr}, Stdin: iotest.HalfReader(strings.NewReader(in)), Stdout: &out, Stderr: io.Discard}
+		tool.Run(Main, env)
+		if out.String() != want.String() {
+			t.Errorf("grep -E %q: got %d bytes, want %d", expr, out.Len(), want.Len())
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package grep
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/posixre"
@@ -166,4 +167,32 @@ func commonness(s []byte) int {
 		r = max(r, k)
 	}
 	return r
+}
+
+// plainStrings returns the patterns as strings to look for when there are
+// two to four and each is a plain ASCII string: no operator, nothing that
+// widens a match (-i, -w, -x), never empty and never holding eol. Else
+// nil.
+func plainStrings(patterns []string, opts posixre.Options, eol byte) [][]byte {
+	if len(patterns) < 2 || len(patterns) > 4 || opts.IgnoreCase || opts.Word || opts.Line {
+		return nil
+	}
+	special := `\.[*^$`
+	if opts.Extended {
+		special += "+?(){}|"
+	}
+	var lits [][]byte
+	for _, p := range patterns {
+		if p == "" {
+			return nil
+		}
+		for i := 0; i < len(p); i++ {
+			c := p[i]
+			if c >= utf8.RuneSelf || c == eol || !opts.Fixed && strings.IndexByte(special, c) >= 0 {
+				return nil
+			}
+		}
+		lits = append(lits, []byte(p))
+	}
+	return lits
 }

@@ -287,8 +287,8 @@ func scan(t []int32, row int32, b []byte) (int32, int) {
 	tp := unsafe.Pointer(unsafe.SliceData(t))
 	at := func(i int32) int32 { return *(*int32)(unsafe.Add(tp, uintptr(i)*4)) }
 	n := 0
-	for len(b) >= 4 {
-		_ = b[3]
+	for len(b) >= 8 {
+		_ = b[7]
 		j1 := at(row | int32(b[0]))
 		if j1 < 0 {
 			return row, n
@@ -305,7 +305,23 @@ func scan(t []int32, row int32, b []byte) (int32, int) {
 		if j4 < 0 {
 			return j3, n + 3
 		}
-		row, n, b = j4, n+4, b[4:]
+		j5 := at(j4 | int32(b[4]))
+		if j5 < 0 {
+			return j4, n + 4
+		}
+		j6 := at(j5 | int32(b[5]))
+		if j6 < 0 {
+			return j5, n + 5
+		}
+		j7 := at(j6 | int32(b[6]))
+		if j7 < 0 {
+			return j6, n + 6
+		}
+		j8 := at(j7 | int32(b[7]))
+		if j8 < 0 {
+			return j7, n + 7
+		}
+		row, n, b = j8, n+8, b[8:]
 	}
 	for _, c := range b {
 		j := at(row | int32(c))
@@ -382,10 +398,24 @@ func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
 	if d.states[i].match {
 		end = s
 	}
-	for pos := s; pos < len(b); pos++ {
+	pos := s
+	for {
+		dead := int32(-1)
+		if d.dead >= 0 {
+			dead = d.dead << 8
+		}
+		row, n, last := follow(d.trans, i<<8, dead, b[pos:])
+		if last >= 0 {
+			end = pos + last
+		}
+		i, pos = row>>8, pos+n
 		if i == d.dead {
 			return end, true
 		}
+		if pos >= len(b) {
+			break
+		}
+		// An unbuilt transition.
 		c := b[pos]
 		if c >= utf8.RuneSelf && d.nonASCII {
 			return 0, false
@@ -398,11 +428,41 @@ func (d *dfa) longest(b []byte, s int) (end int, ok bool) {
 			end = pos + 1
 		}
 		i = decode(t)
+		pos++
 	}
-	if i != d.dead && d.endMatch(i, len(b) == 0) {
+	if d.endMatch(i, len(b) == 0) {
 		end = len(b)
 	}
 	return end, true
+}
+
+// follow follows known transitions from the state whose row is row along
+// b, through matched states too, and returns the row reached, the bytes
+// consumed and how many had been consumed when a matched state was last
+// entered (-1: none was). It stops before a byte whose transition is
+// unbuilt, or after entering the row dead (-1 if there is none yet). A
+// function of its own, small and with one loop, never inlined: under wasm
+// the loop then runs without the dispatch of a larger function's body.
+//
+//go:noinline
+func follow(t []int32, row, dead int32, b []byte) (int32, int, int) {
+	tp := unsafe.Pointer(unsafe.SliceData(t))
+	last := -1
+	for n, c := range b {
+		x := *(*int32)(unsafe.Add(tp, uintptr(row|int32(c))*4))
+		if x < 0 {
+			if x == unbuilt {
+				return row, n, last
+			}
+			x = ^x &^ 0xff
+			last = n + 1
+		}
+		row = x
+		if row == dead {
+			return row, n + 1, last
+		}
+	}
+	return row, len(b), last
 }
 
 // countLines counts the lines of b, each ending in eol (the last may
@@ -414,7 +474,7 @@ func (d *dfa) countLines(b []byte, eol byte) (matched, lines int, ok bool) {
 		return d.countMatches(b, eol)
 	}
 	for len(b) > 0 {
-		start, end, skipped, ok := d.firstLine(b, eol)
+		start, end, skipped, ok := d.firstLine(b, eol, true)
 		if !ok {
 			return 0, 0, false
 		}
@@ -465,10 +525,14 @@ func (d *dfa) countMatches(b []byte, eol byte) (matched, lines int, ok bool) {
 // line ends (whose transitions stay unbuilt, so the scan stops there).
 // It returns the line's start and end (past its eol) and how many lines
 // come before it; start is -1 when no line matches. d must have been
-// made for it (d.eol set). ok is false when the automaton cannot tell.
-func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
+// made for it (d.eol set); without count, skipped is 0. ok is false when
+// the automaton cannot tell:
+// with start -1 for all of b, else for the line [start, end), a line with
+// a byte past ASCII that the program could match as part of a rune (the
+// lines before it hold no match).
+func (d *dfa) firstLine(b []byte, eol byte, count bool) (start, end, skipped int, ok bool) {
 	if d.failed {
-		return 0, 0, 0, false
+		return -1, -1, 0, false
 	}
 	begin := d.start[0]
 	if d.states[begin].match { // the empty pattern: every line
@@ -484,19 +548,24 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 			if pos >= len(b) {
 				break
 			}
-			t := d.next(i, b[pos])
+			c := b[pos]
+			if c >= utf8.RuneSelf && d.nonASCII {
+				ls := bytes.LastIndexByte(b[:pos], eol) + 1
+				return ls, lineEnd(b, pos, eol), countIf(count, b[:ls], eol), false
+			}
+			t := d.next(i, c)
 			if t == unbuilt {
-				return 0, 0, 0, false
+				return -1, -1, 0, false
 			}
 			if t < 0 {
 				ls := bytes.LastIndexByte(b[:pos], eol) + 1
-				return ls, lineEnd(b, pos+1, eol), wc.CountByte(b[:ls], eol), true
+				return ls, lineEnd(b, pos+1, eol), countIf(count, b[:ls], eol), true
 			}
 			i = t >> 8
 			pos++
 		}
-		n := wc.CountByte(b, eol)
-		if len(b) > 0 && b[len(b)-1] != eol {
+		n := countIf(count, b, eol)
+		if count && len(b) > 0 && b[len(b)-1] != eol {
 			n++
 		}
 		return -1, -1, n, true
@@ -518,9 +587,12 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 			i, lineStart = begin, pos
 			continue
 		}
+		if c >= utf8.RuneSelf && d.nonASCII {
+			return lineStart, lineEnd(b, pos, eol), skipped, false
+		}
 		t := d.next(i, c)
 		if t == unbuilt {
-			return 0, 0, 0, false
+			return -1, -1, 0, false
 		}
 		if t < 0 {
 			return lineStart, lineEnd(b, pos+1, eol), skipped, true
@@ -535,6 +607,14 @@ func (d *dfa) firstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
 		skipped++
 	}
 	return -1, -1, skipped, true
+}
+
+// countIf returns the number of eol bytes in b if count is set, else 0.
+func countIf(count bool, b []byte, eol byte) int {
+	if !count {
+		return 0
+	}
+	return wc.CountByte(b, eol)
 }
 
 // lineEnd returns the end of the line holding b[from-1]: past the next

@@ -1,6 +1,7 @@
 package posixre
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -139,8 +140,11 @@ func TestLocateRandom(t *testing.T) {
 		}
 		re.Longest()
 		rx := &Regexp{expr: e, dfa: newDFA(e, false), ngrp: []int{0}}
-		for range 10 {
+		for k := range 20 {
 			s := subject(false)
+			if k%2 == 1 { // past ASCII: what the automaton declines
+				s += []string{"é", "\xff", "ü"}[k%3] + subject(false)
+			}
 			st, en, ok := rx.locate([]byte(s), 0)
 			if !ok {
 				continue
@@ -201,6 +205,56 @@ func TestSubmatchRandom(t *testing.T) {
 			ok, _ := re.FindSubmatch(b, caps)
 			if ok != (len(want) > 0) || ok && !slices.Equal(caps, want[0]) {
 				t.Fatalf("%s on %q: first %v %v, want %v", e.String(), b, ok, caps, want)
+			}
+		}
+	}
+}
+
+// TestFirstLineRandom walks random buffers of lines with FirstLine,
+// testing the lines it cannot decide (bytes past ASCII) one by one, and
+// compares the lines found with matching every line on its own.
+func TestFirstLineRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	alphabet := []string{"a", "b", "c", "x", "0", " ", "K", "é", "\xff", "\n"}
+	for range 3000 {
+		e, _ := randomCase(r)
+		re, err := regexp.Compile(e)
+		if err != nil {
+			continue
+		}
+		rx := &Regexp{expr: e, re: re, dfa: newDFA(e, false), ngrp: []int{0}}
+		for range 10 {
+			var s strings.Builder
+			for range r.IntN(30) {
+				s.WriteString(alphabet[r.IntN(len(alphabet))])
+			}
+			b := []byte(s.String())
+			var want, got []int // starts of matching lines
+			for ls := 0; ls < len(b); {
+				le := lineEnd(b, ls, '\n')
+				if re.Match(bytes.TrimSuffix(b[ls:le], []byte("\n"))) {
+					want = append(want, ls)
+				}
+				ls = le
+			}
+			for pos := 0; pos < len(b); {
+				st, en, _, ok := rx.FirstLine(b[pos:], '\n')
+				if s2, e2, ok2 := rx.NextLine(b[pos:], '\n'); s2 != st || e2 != en || ok2 != ok {
+					t.Fatalf("%s on %q: NextLine %d %d %v, FirstLine %d %d %v", e, b[pos:], s2, e2, ok2, st, en, ok)
+				}
+				if !ok && st < 0 {
+					t.Fatalf("%s on %q: cannot tell", e, b)
+				}
+				if st < 0 {
+					break
+				}
+				if ok || re.Match(bytes.TrimSuffix(b[pos+st:pos+en], []byte("\n"))) {
+					got = append(got, pos+st)
+				}
+				pos += en
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s on %q: lines at %v, want %v", e, b, got, want)
 			}
 		}
 	}

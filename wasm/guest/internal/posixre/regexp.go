@@ -250,19 +250,45 @@ func (r *Regexp) CountLines(b []byte, eol byte) (matched, lines int, ok bool) {
 // FirstLine finds the first line of b (lines end in eol, the last may
 // lack it) that contains a match: its start and end (past its eol) and
 // how many lines come before it; start is -1 when none does. ok is false
-// when it cannot tell without the slower matchers.
+// when it cannot tell without the slower matchers: for all of b when
+// start is -1, else for the line [start, end) alone, which the caller
+// tests itself before it searches on after it (the skipped lines before
+// it hold no match).
 func (r *Regexp) FirstLine(b []byte, eol byte) (start, end, skipped int, ok bool) {
-	d := r.lineDFA(b, eol)
+	d := r.searchDFA(eol)
 	if d == nil {
-		return 0, 0, 0, false
+		return -1, -1, 0, false
 	}
-	return d.firstLine(b, eol)
+	return d.firstLine(b, eol, true)
+}
+
+// NextLine is FirstLine for a caller that needs no line numbers: it does
+// not count the lines it passes over.
+func (r *Regexp) NextLine(b []byte, eol byte) (start, end int, ok bool) {
+	d := r.ldfa // after the first call, without a call to searchDFA
+	if d == nil || d.eol != int(eol) || d.failed || r.dfa.failed {
+		if d = r.searchDFA(eol); d == nil {
+			return -1, -1, false
+		}
+	}
+	start, end, _, ok = d.firstLine(b, eol, false)
+	return start, end, ok
 }
 
 // lineDFA returns the automaton that searches b line by line in one pass,
 // or nil if it cannot.
 func (r *Regexp) lineDFA(b []byte, eol byte) *dfa {
-	if r.dfa == nil || r.dfa.failed || r.dfa.nonASCII && !wc.IsASCII(b) {
+	if r.dfa == nil || r.dfa.nonASCII && !wc.IsASCII(b) {
+		return nil
+	}
+	return r.searchDFA(eol)
+}
+
+// searchDFA returns the automaton that searches lines ending in eol in
+// one pass (and stops at a byte past ASCII where the program could match
+// one), or nil if there is none.
+func (r *Regexp) searchDFA(eol byte) *dfa {
+	if r.dfa == nil || r.dfa.failed {
 		return nil
 	}
 	if r.ldfa == nil || r.ldfa.eol != int(eol) {

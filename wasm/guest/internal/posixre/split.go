@@ -136,13 +136,17 @@ func (sp *splitter) groups(b []byte, s, e int, caps []int) bool {
 			caps[2*p.open] = s + pos
 		}
 		n := 0
-		for pos < len(m) && (p.max < 0 || n < p.max) && p.set[m[pos]] {
-			pos++
-			n++
+		if p.max == 1 {
+			if pos < len(m) && p.set[m[pos]] {
+				n = 1
+			}
+		} else {
+			n = span(p.set, m[pos:], p.max)
 		}
 		if n < p.min {
 			return false
 		}
+		pos += n
 		if p.close > 0 {
 			caps[2*p.close+1] = s + pos
 		}
@@ -152,4 +156,21 @@ func (sp *splitter) groups(b []byte, s, e int, caps []int) bool {
 	}
 	caps[0], caps[1] = s, e
 	return true
+}
+
+// span returns how many bytes at the start of m are in set, at most max
+// (max < 0: no limit). A loop of its own, never inlined: under wasm it
+// then runs without the dispatch of the caller's larger body.
+//
+//go:noinline
+func span(set *[256]bool, m []byte, max int) int {
+	if max >= 0 && max < len(m) {
+		m = m[:max]
+	}
+	for i, c := range m {
+		if !set[c] {
+			return i
+		}
+	}
+	return len(m)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/wasmsand/wasmsand/wasm/guest/internal/wc"
 )
@@ -36,7 +37,7 @@ func (r *Regexp) FindSubmatch(b []byte, caps []int) (bool, error) {
 		copy(caps, loc)
 		return true, nil
 	}
-	return r.findAt(b, 0, caps)
+	return r.findAt(b, 0, caps, len(caps), false)
 }
 
 // ForEachSubmatch hands fn the offsets of each successive match in b (as
@@ -47,6 +48,17 @@ func (r *Regexp) ForEachSubmatch(b []byte, ncap int, fn func(caps []int) bool) e
 	if r.need != nil && r.lit == nil && !bytes.Contains(b, r.need) {
 		return nil
 	}
+	return r.forEach(b, ncap, fn, false)
+}
+
+// ForEachSubmatchOfLine is ForEachSubmatch for a line that FirstLine
+// found to hold a match: it skips the checks that would find none.
+func (r *Regexp) ForEachSubmatchOfLine(b []byte, ncap int, fn func(caps []int) bool) error {
+	return r.forEach(b, ncap, fn, true)
+}
+
+// forEach is ForEachSubmatch; known says b holds a match.
+func (r *Regexp) forEach(b []byte, ncap int, fn func(caps []int) bool, known bool) error {
 	if r.lit == nil && r.goFirst(b) {
 		if ncap <= 2 {
 			for _, loc := range r.re.FindAllIndex(b, -1) {
@@ -70,7 +82,7 @@ func (r *Regexp) ForEachSubmatch(b []byte, ncap int, fn func(caps []int) bool) e
 	caps := r.caps
 	pos, prevEnd := 0, -1
 	for pos <= len(b) {
-		ok, err := r.findAt(b, pos, caps)
+		ok, err := r.findAt(b, pos, caps, ncap, known)
 		if err != nil || !ok {
 			return err
 		}
@@ -110,9 +122,10 @@ func (r *Regexp) goFirst(b []byte) bool {
 
 // findAt finds the leftmost-longest match starting at or after from and
 // fills caps: a plain string by bytes.Index; else the automata locate the
-// match and Go's regexp, run on the match alone, finds its groups; what
-// they cannot do runs on the backtracking matcher.
-func (r *Regexp) findAt(b []byte, from int, caps []int) (bool, error) {
+// match and Go's regexp, run on the match alone, finds its groups (only
+// the whole match's when ncap <= 2); what they cannot do runs on the
+// backtracking matcher. known says b holds a match.
+func (r *Regexp) findAt(b []byte, from int, caps []int, ncap int, known bool) (bool, error) {
 	if r.lit != nil {
 		i := bytes.Index(b[from:], r.lit)
 		if i < 0 {
@@ -122,7 +135,7 @@ func (r *Regexp) findAt(b []byte, from int, caps []int) (bool, error) {
 		return true, nil
 	}
 	if r.dfa != nil && !r.dfa.failed {
-		if from == 0 && !r.opts.Anchored {
+		if from == 0 && !r.opts.Anchored && !known {
 			if m, ok := r.dfa.match(b); ok && !m {
 				return false, nil
 			}
@@ -130,6 +143,10 @@ func (r *Regexp) findAt(b []byte, from int, caps []int) (bool, error) {
 		if s, e, ok := r.locate(b, from); ok {
 			if s < 0 {
 				return false, nil
+			}
+			if ncap <= 2 {
+				caps[0], caps[1] = s, e
+				return true, nil
 			}
 			if r.groups(b, s, e, caps) {
 				return true, nil
@@ -154,8 +171,25 @@ func (r *Regexp) locate(b []byte, from int) (s, e int, ok bool) {
 	if r.opts.Anchored {
 		last = 0
 	}
+	d := r.adfa
 	for s := from; s <= last; {
-		e, ok := r.adfa.longest(b, s)
+		if !d.failed && !d.states[d.start[0]].match && !d.states[d.start[1]].match {
+			dead := int32(-1)
+			if d.dead >= 0 {
+				dead = d.dead << 8
+			}
+			var e int
+			var done bool
+			if s, e, done = leftmost(d.trans, d.start[0]<<8, d.start[1]<<8, dead, b, s, last); done {
+				if e < 0 {
+					return -1, -1, true
+				}
+				return s, e, true
+			}
+		}
+		// The start s needs the automaton built further, or the end of
+		// the text tested.
+		e, ok := d.longest(b, s)
 		if !ok {
 			return 0, 0, false
 		}
@@ -170,6 +204,48 @@ func (r *Regexp) locate(b []byte, from int) (s, e int, ok bool) {
 		}
 	}
 	return -1, -1, true
+}
+
+// leftmost tries the starts from s to last in turn along known
+// transitions of an anchored automaton whose start states, first at the
+// text's beginning and mid after it, have not matched; dead is the dead
+// state's row (or -1). It returns the first start with a match and the
+// match's end (-1: no start up to last has one), done; or, not done, a
+// start whose run meets an unbuilt transition or the end of b, for the
+// caller to try with longest. One small function for all the starts:
+// under wasm a call per start costs more than the byte or two most take.
+//
+//go:noinline
+func leftmost(t []int32, first, mid, dead int32, b []byte, s, last int) (start, end int, done bool) {
+	tp := unsafe.Pointer(unsafe.SliceData(t))
+	for ; s <= last; s++ {
+		row := mid
+		if s == 0 {
+			row = first
+		}
+		end, pos := -1, s
+		for ; pos < len(b); pos++ {
+			x := *(*int32)(unsafe.Add(tp, uintptr(row|int32(b[pos]))*4))
+			if x < 0 {
+				if x == unbuilt {
+					return s, 0, false
+				}
+				x = ^x &^ 0xff
+				end = pos + 1
+			}
+			row = x
+			if row == dead {
+				break
+			}
+		}
+		if pos == len(b) {
+			return s, 0, false // alive at the end: a $ may match there
+		}
+		if end >= 0 {
+			return s, end, true
+		}
+	}
+	return s, -1, true
 }
 
 // groups fills caps for the match [s, e): the splitter where the pattern

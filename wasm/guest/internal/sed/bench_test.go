@@ -20,3 +20,12 @@ func BenchmarkSedLiteralSubst(b *testing.B) {
 func BenchmarkSedAddress(b *testing.B) {
 	testutil.Bench(b, Main, records, "sed", "-n", `/[0-9]\{5\} [A-Z]7/p`)
 }
+
+// A match in mid-line: the search tries many starts before it.
+func BenchmarkSedRegexSubstMidLine(b *testing.B) {
+	testutil.Bench(b, Main, records, "sed", "-E", `s/([0-9]+) ([A-Z])/\2\1/`)
+}
+
+func BenchmarkSedTwoCommands(b *testing.B) {
+	testutil.Bench(b, Main, records, "sed", "-e", "s/a/b/", "-e", "s/K7/Q/")
+}

@@ -96,6 +96,7 @@ type subst struct {
 	nth    int
 	out    *output
 	maxRef int
+	plain  bool // repl has no case conversion
 }
 
 type replKind uint8
@@ -768,6 +769,12 @@ flags:
 	}
 	parts, maxRef := parseReplacement(rep)
 	s.repl, s.maxRef = parts, maxRef
+	s.plain = true
+	for _, part := range parts {
+		if part.kind == rpCase {
+			s.plain = false
+		}
+	}
 	if s.re != nil && maxRef > s.re.NumSubexp() {
 		return p.fail(fmt.Sprintf("invalid reference \\%d on `s' command's RHS", maxRef))
 	}

@@ -260,8 +260,10 @@ func (m *machine) cycle() error {
 		if autoprint && !m.quiet {
 			m.out.line(m.ps, m.nl)
 		}
-		if err := m.flushAppends(); err != nil {
-			return err
+		if len(m.appends) > 0 || m.out.unbuf { // else a call a line for nothing
+			if err := m.flushAppends(); err != nil {
+				return err
+			}
 		}
 		if !restart || m.quit {
 			return nil
@@ -729,6 +731,20 @@ func (r *substRun) match(caps []int) bool {
 	}
 	out, ps := r.out, r.ps
 	out = append(out, ps[r.last:caps[0]]...)
+	if r.s.plain {
+		// No case conversion: copy the parts as they are.
+		for _, p := range r.s.repl {
+			if p.kind == rpLit {
+				out = append(out, p.lit...)
+			} else if 2*p.n+1 < len(caps) && caps[2*p.n] >= 0 {
+				out = append(out, ps[caps[2*p.n]:caps[2*p.n+1]]...)
+			}
+		}
+		r.out = out
+		r.last = caps[1]
+		r.done = true
+		return r.s.global
+	}
 	var cs caseState
 	for _, p := range r.s.repl {
 		switch p.kind {
@@ -762,7 +778,6 @@ func (m *machine) subst(s *subst) error {
 		ncap = 2
 	}
 	r := &m.sub
-	*r = substRun{s: s, ps: m.ps, out: m.scratch[:0]}
 	if !s.global && s.nth <= 1 {
 		n := 2 * (re.NumSubexp() + 1)
 		if cap(m.caps) < n {
@@ -773,11 +788,16 @@ func (m *machine) subst(s *subst) error {
 		if err != nil {
 			return &fatalError{err.Error(), exitPanic}
 		}
-		if ok {
-			r.match(caps)
+		if !ok {
+			return nil // most lines: nothing to set up
 		}
-	} else if err := re.ForEachSubmatch(m.ps, ncap, r.match); err != nil {
-		return &fatalError{err.Error(), exitPanic}
+		*r = substRun{s: s, ps: m.ps, out: m.scratch[:0]}
+		r.match(caps)
+	} else {
+		*r = substRun{s: s, ps: m.ps, out: m.scratch[:0]}
+		if err := re.ForEachSubmatch(m.ps, ncap, r.match); err != nil {
+			return &fatalError{err.Error(), exitPanic}
+		}
 	}
 	if !r.done {
 		return nil

@@ -5,17 +5,28 @@ import (
 	"io"
 )
 
-// fastSubst is the whole-buffer path for the commonest scripts: a single
-// unaddressed s command with a literal pattern that cannot span lines and
-// a literal replacement (sed s/a/b/g, sed s/foo/bar/). With the g flag
-// every occurrence in the stream is replaced, so lines need not be split;
-// without it, the first occurrence of each line is. The input is rewritten
-// a buffer at a time.
+// fastSubst is the whole-buffer path for the commonest scripts, a single
+// unaddressed s command that prints nothing of its own.
+//
+// With a literal pattern that cannot span lines and a literal replacement
+// (sed s/a/b/g, sed s/foo/bar/) and the g flag, every occurrence in the
+// stream is replaced, so lines need not be split; without it, the first
+// occurrence of each line is. The input is rewritten a buffer at a time.
+//
+// With a regular expression (re set), the automaton finds the lines that
+// hold a match across a whole buffer of lines; the lines between are
+// copied as they are, and only the others are substituted, straight into
+// the output: no pattern space, cycle or write per line.
 type fastSubst struct {
 	lit, repl []byte
 	global    bool
 	bufSize   int
 	delim     byte
+
+	re   *Regex
+	s    *subst
+	ncap int // offsets the replacement needs (2: the whole match alone)
+	run  substRun
 }
 
 // fastBufSize, if positive, overrides the buffer size (for tests).
@@ -32,9 +43,22 @@ func planFast(cmds []*command, quiet, unbuf bool, delim byte) *fastSubst {
 		return nil
 	}
 	s := c.s
-	if s.re == nil || s.re.Literal() == nil || bytes.IndexByte(s.re.Literal(), delim) >= 0 ||
-		s.nth > 1 || s.print > 0 || s.out != nil {
+	if s.re == nil || s.print > 0 || s.out != nil {
 		return nil
+	}
+	size := 256 << 10
+	if fastBufSize > 0 {
+		size = fastBufSize
+	}
+	if s.re.Literal() == nil || bytes.IndexByte(s.re.Literal(), delim) >= 0 || s.nth > 1 {
+		if s.maxRef > s.re.NumSubexp() {
+			return nil // the general path reports it
+		}
+		ncap := 2 * (s.re.NumSubexp() + 1)
+		if s.maxRef == 0 && !hasGroupZero(s.repl) {
+			ncap = 2
+		}
+		return &fastSubst{re: s.re, s: s, ncap: ncap, bufSize: size, delim: delim}
 	}
 	var repl []byte
 	for _, p := range s.repl {
@@ -42,10 +66,6 @@ func planFast(cmds []*command, quiet, unbuf bool, delim byte) *fastSubst {
 			return nil
 		}
 		repl = append(repl, p.lit...)
-	}
-	size := 256 << 10
-	if fastBufSize > 0 {
-		size = fastBufSize
 	}
 	return &fastSubst{lit: s.re.Literal(), repl: repl, global: s.global, bufSize: size, delim: delim}
 }
@@ -86,7 +106,16 @@ func (m *machine) runFast() error {
 			}
 			data := buf[:n]
 			var pos int
-			out, pos = f.replace(out[:0], data, limit, eof)
+			if f.re != nil {
+				var err error
+				if out, pos, err = f.substLines(out[:0], data, eof); err != nil {
+					o.w.Write(out)
+					m.in.closeCur()
+					return err
+				}
+			} else {
+				out, pos = f.replace(out[:0], data, limit, eof)
+			}
 			if eof {
 				out = append(out, data[pos:]...)
 				o.w.Write(out)
@@ -161,4 +190,68 @@ func (f *fastSubst) replace(out, data []byte, limit int, eof bool) ([]byte, int)
 		pos = end
 	}
 	return out, pos
+}
+
+// substLines runs the s command on each whole line of data (at eof on
+// the last line too, which may lack its end) onto out. It returns out and
+// how much of data it consumed; on an error out ends before the line that
+// caused it.
+func (f *fastSubst) substLines(out, data []byte, eof bool) ([]byte, int, error) {
+	end := len(data)
+	if !eof {
+		end = bytes.LastIndexByte(data, f.delim) + 1
+	}
+	b := data[:end]
+	pos := 0
+	for pos < len(b) {
+		s, e, ok := f.re.NextLine(b[pos:], f.delim)
+		if ok && s < 0 {
+			break
+		}
+		if s < 0 {
+			// The automaton cannot tell: the next line, tested alone.
+			s, e = 0, len(b)-pos
+			if k := bytes.IndexByte(b[pos:], f.delim); k >= 0 {
+				e = k + 1
+			}
+		}
+		out = append(out, b[pos:pos+s]...)
+		line := b[pos+s : pos+e]
+		nl := len(line) > 0 && line[len(line)-1] == f.delim
+		if nl {
+			line = line[:len(line)-1]
+		}
+		var err error
+		if out, err = f.substLine(out, line, ok); err != nil {
+			return out, pos + s, err
+		}
+		if nl {
+			out = append(out, f.delim)
+		}
+		pos += e
+	}
+	return append(out, b[pos:]...), end, nil
+}
+
+// substLine appends line with the s command run on it to out; known says
+// the automaton found a match in it.
+func (f *fastSubst) substLine(out, line []byte, known bool) ([]byte, error) {
+	n := len(out)
+	r := &f.run
+	*r = substRun{s: f.s, ps: line, out: out}
+	var err error
+	if known {
+		err = f.re.ForEachSubmatchOfLine(line, f.ncap, r.match)
+	} else {
+		err = f.re.ForEachSubmatch(line, f.ncap, r.match)
+	}
+	out = r.out
+	r.ps, r.out = nil, nil
+	if err != nil {
+		return out[:n], &fatalError{err.Error(), exitPanic}
+	}
+	if !r.done {
+		return append(out, line...), nil
+	}
+	return append(out, line[r.last:]...), nil
 }

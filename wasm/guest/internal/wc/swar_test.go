@@ -84,3 +84,75 @@ func TestCountWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCountLinesWith checks CountLinesWith against splitting the lines
+// and bytes.Contains, at every alignment and with near misses.
+func TestCountLinesWith(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for range 20000 {
+		b := make([]byte, rng.Intn(120))
+		for i := range b {
+			b[i] = "aab\n\xffxy"[rng.Intn(7)]
+		}
+		sep := []byte([]string{"a", "ab", "aab", "xy", "ba", "axya", "bxb", ""}[rng.Intn(8)])
+		want := 0
+		if len(b) > 0 {
+			for _, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+				if bytes.Contains(line, sep) {
+					want++
+				}
+			}
+		}
+		if got := CountLinesWith(b, sep, '\n'); got != want {
+			t.Fatalf("CountLinesWith(%q, %q) = %d, want %d", b, sep, got, want)
+		}
+	}
+}
+
+func BenchmarkCountLinesWith(b *testing.B) {
+	buf := bytes.Repeat([]byte("2024-08-07 island 66906 K9K0\n2024-09-03 xray 45182 D8I0\n"), 4096)
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		CountLinesWith(buf, []byte("xray"), '\n')
+	}
+}
+
+// TestCountLinesWithAny checks CountLinesWithAny against splitting the
+// lines and bytes.Contains, at every alignment and with near misses.
+func TestCountLinesWithAny(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	words := []string{"a", "ab", "aab", "xy", "ba", "axya", "bxb", "yyyyyyyyyyy", "b"}
+	for range 20000 {
+		b := make([]byte, rng.Intn(120))
+		for i := range b {
+			b[i] = "aab\n\xffxy"[rng.Intn(7)]
+		}
+		seps := make([][]byte, 2+rng.Intn(3))
+		for k := range seps {
+			seps[k] = []byte(words[rng.Intn(len(words))])
+		}
+		want := 0
+		if len(b) > 0 {
+			for _, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+				for _, sep := range seps {
+					if bytes.Contains(line, sep) {
+						want++
+						break
+					}
+				}
+			}
+		}
+		if got := CountLinesWithAny(b, seps, '\n'); got != want {
+			t.Fatalf("CountLinesWithAny(%q, %q) = %d, want %d", b, seps, got, want)
+		}
+	}
+}
+
+func BenchmarkCountLinesWithAny(b *testing.B) {
+	buf := bytes.Repeat([]byte("2024-08-07 island 66906 K9K0\n2024-09-03 north 45182 D8I0\n"), 4096)
+	seps := [][]byte{[]byte("north"), []byte("K7"), []byte("2024-13")}
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		CountLinesWithAny(buf, seps, '\n')
+	}
+}
