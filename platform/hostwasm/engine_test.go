@@ -10,6 +10,7 @@ package hostwasm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"syscall/js"
 	"testing"
@@ -672,5 +673,39 @@ func TestImportsReused(t *testing.T) {
 	}
 	for _, p := range open {
 		p.inst.Close(ctx)
+	}
+}
+
+// TestAwait settles promises every way, from several goroutines at once:
+// each await gets its own promise's value or rejection, and none is left
+// registered after.
+func TestAwait(t *testing.T) {
+	mk := js.Global().Get("Function").New("i", `
+		if (i % 3 === 0) return Promise.resolve(i);
+		if (i % 3 === 1) return new Promise((_, rej) => setTimeout(() => rej(new Error("no " + i)), 1));
+		return new Promise((res) => queueMicrotask(() => res(i)));`)
+	var wg sync.WaitGroup
+	errs := make(chan error, 300)
+	for g := range 3 {
+		wg.Go(func() {
+			for k := range 100 {
+				i := g*100 + k
+				v, err := await(mk.Invoke(i))
+				switch {
+				case i%3 == 1 && (err == nil || err.Error() != fmt.Sprintf("Error: no %d", i)):
+					errs <- fmt.Errorf("await %d: %v, want its rejection", i, err)
+				case i%3 != 1 && (err != nil || v.Int() != i):
+					errs <- fmt.Errorf("await %d = %v, %v", i, v, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := pendingAwaits(); n != 0 {
+		t.Errorf("%d awaits still registered", n)
 	}
 }

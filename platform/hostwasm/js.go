@@ -4,6 +4,7 @@ package hostwasm
 
 import (
 	"errors"
+	"sync"
 	"syscall/js"
 
 	"github.com/hack-pad/safejs"
@@ -117,32 +118,85 @@ func (e *jsError) Unwrap() error { return errRejected }
 // await blocks the calling goroutine until p settles. It must not be
 // called from a js.FuncOf callback.
 func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v  js.Value
-		ok bool
-	}
-	ch := make(chan result, 1)
-	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{arg0(args), true}
-		return nil
-	})
-	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{arg0(args), false}
-		return nil
-	})
-	p.Call("then", onOK, onErr)
-	r := <-ch
-	onOK.Release()
-	onErr.Release()
+	a := newAwait()
+	awaitThen().Invoke(p, a.id, awaitSettle)
+	r := <-a.ch
 	if !r.ok {
 		return js.Undefined(), &jsError{r.v}
 	}
 	return r.v, nil
 }
 
-func arg0(args []js.Value) js.Value {
-	if len(args) == 0 {
-		return js.Undefined()
+// Every await shares one js.FuncOf, told which await a settlement is for
+// by its id: making and releasing a callback pair per await (one a
+// process, for its _start) cost a js.Func's registration, a JavaScript
+// closure and a finalizer each.
+
+type awaitResult struct {
+	v  js.Value
+	ok bool
+}
+
+type pendingAwait struct {
+	id int
+	ch chan awaitResult
+}
+
+var (
+	awaitMu     sync.Mutex
+	awaitNextID int
+	awaits      = map[int]chan awaitResult{}
+
+	// awaitSettle(id, ok, value) hands a settlement to its await.
+	awaitSettle = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 2 {
+			return nil
+		}
+		id := args[0].Int()
+		awaitMu.Lock()
+		ch := awaits[id]
+		delete(awaits, id)
+		awaitMu.Unlock()
+		if ch != nil {
+			var v js.Value
+			if len(args) > 2 {
+				v = args[2]
+			}
+			ch <- awaitResult{v, args[1].Bool()}
+		}
+		return nil
+	})
+
+	awaitThenOnce sync.Once
+	awaitThenFn   js.Value
+)
+
+// awaitThen returns the JavaScript function (p, id, settle) that calls
+// settle(id, ok, value) once p settles.
+func awaitThen() js.Value {
+	awaitThenOnce.Do(func() {
+		awaitThenFn = jsGlobal.Get("Function").New("p", "id", "settle",
+			"p.then((v) => settle(id, true, v), (e) => settle(id, false, e));")
+	})
+	return awaitThenFn
+}
+
+func newAwait() pendingAwait {
+	ch := make(chan awaitResult, 1)
+	awaitMu.Lock()
+	awaitNextID++
+	if awaitNextID > 1<<30 {
+		awaitNextID = 1
 	}
-	return args[0]
+	id := awaitNextID
+	awaits[id] = ch
+	awaitMu.Unlock()
+	return pendingAwait{id, ch}
+}
+
+// pendingAwaits is the number of awaits not yet settled, for tests.
+func pendingAwaits() int {
+	awaitMu.Lock()
+	defer awaitMu.Unlock()
+	return len(awaits)
 }
