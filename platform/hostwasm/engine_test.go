@@ -680,22 +680,37 @@ func TestImportsReused(t *testing.T) {
 // each await gets its own promise's value or rejection, and none is left
 // registered after.
 func TestAwait(t *testing.T) {
-	mk := js.Global().Get("Function").New("i", `
-		if (i % 3 === 0) return Promise.resolve(i);
-		if (i % 3 === 1) return new Promise((_, rej) => setTimeout(() => rej(new Error("no " + i)), 1));
-		return new Promise((res) => queueMicrotask(() => res(i)));`)
+	mk := js.Global().Get("Function").New("i", "unwind", `
+		if (i % 5 === 0) return Promise.resolve(i);
+		if (i % 5 === 1) return new Promise((_, rej) => setTimeout(() => rej(new Error("no " + i)), 1));
+		if (i % 5 === 2) return new Promise((res) => queueMicrotask(() => res(i)));
+		if (i % 5 === 3) return Promise.resolve();
+		return Promise.reject(unwind);`)
 	var wg sync.WaitGroup
 	errs := make(chan error, 300)
 	for g := range 3 {
 		wg.Go(func() {
 			for k := range 100 {
 				i := g*100 + k
-				v, err := await(mk.Invoke(i))
-				switch {
-				case i%3 == 1 && (err == nil || err.Error() != fmt.Sprintf("Error: no %d", i)):
-					errs <- fmt.Errorf("await %d: %v, want its rejection", i, err)
-				case i%3 != 1 && (err != nil || v.Int() != i):
-					errs <- fmt.Errorf("await %d = %v, %v", i, v, err)
+				v, err := await(mk.Invoke(i, errUnwind))
+				var je *jsError
+				switch i % 5 {
+				case 1:
+					if err == nil || err.Error() != fmt.Sprintf("Error: no %d", i) {
+						errs <- fmt.Errorf("await %d: %v, want its rejection", i, err)
+					}
+				case 3:
+					if err != nil || !v.IsUndefined() {
+						errs <- fmt.Errorf("await %d = %v, %v, want undefined", i, v, err)
+					}
+				case 4:
+					if !errors.As(err, &je) || !je.v.Equal(errUnwind) {
+						errs <- fmt.Errorf("await %d: %v, want the unwind rejection", i, err)
+					}
+				default:
+					if err != nil || v.Int() != i {
+						errs <- fmt.Errorf("await %d = %v, %v", i, v, err)
+					}
 				}
 			}
 		})

@@ -111,7 +111,9 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 	if i.e.jspi {
 		// The guest starts from a microtask, never inside this call:
 		// see hostcall.go.
-		res, err = await(glue().start.Invoke(i.id, name, args, negZero))
+		id, ch := newAwait()
+		glue().start.Invoke(i.id, name, args, negZero, id)
+		res, err = awaited(id, <-ch)
 	} else {
 		nested.push(i)
 		var r safejs.Value

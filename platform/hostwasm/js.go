@@ -118,80 +118,80 @@ func (e *jsError) Unwrap() error { return errRejected }
 // await blocks the calling goroutine until p settles. It must not be
 // called from a js.FuncOf callback.
 func await(p js.Value) (js.Value, error) {
-	a := newAwait()
-	awaitThen().Invoke(p, a.id, awaitSettle)
-	r := <-a.ch
-	if !r.ok {
-		return js.Undefined(), &jsError{r.v}
+	g := glue()
+	if g.err != nil {
+		return js.Undefined(), g.err
 	}
-	return r.v, nil
+	id, ch := newAwait()
+	g.watch.Invoke(p, id)
+	return awaited(id, <-ch)
 }
 
-// Every await shares one js.FuncOf, told which await a settlement is for
-// by its id: making and releasing a callback pair per await (one a
-// process, for its _start) cost a js.Func's registration, a JavaScript
-// closure and a finalizer each.
+// An await learns of its promise's settlement through the export
+// wasmsand_await_done, as host calls do (see hostcall.go), not through a
+// js.FuncOf: a syscall/js callback unpacks its event with about ten
+// crossings into JavaScript, each with a finalized js.Value, and one a
+// process (its _start) came to about 2% of the CPU time of a loop of
+// short processes in Node. The glue keeps the value, if there is one,
+// until Go takes it.
 
-type awaitResult struct {
-	v  js.Value
-	ok bool
-}
-
-type pendingAwait struct {
-	id int
-	ch chan awaitResult
-}
+// Statuses of a settled await, from the glue's watch.
+const (
+	awaitFulfilledUndefined = 1
+	awaitFulfilled          = 2 // with a value to take
+	awaitRejected           = -1
+	awaitRejectedUnwind     = -2 // with errUnwind: a host function ended the guest
+)
 
 var (
 	awaitMu     sync.Mutex
-	awaitNextID int
-	awaits      = map[int]chan awaitResult{}
-
-	// awaitSettle(id, ok, value) hands a settlement to its await.
-	awaitSettle = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) < 2 {
-			return nil
-		}
-		id := args[0].Int()
-		awaitMu.Lock()
-		ch := awaits[id]
-		delete(awaits, id)
-		awaitMu.Unlock()
-		if ch != nil {
-			var v js.Value
-			if len(args) > 2 {
-				v = args[2]
-			}
-			ch <- awaitResult{v, args[1].Bool()}
-		}
-		return nil
-	})
-
-	awaitThenOnce sync.Once
-	awaitThenFn   js.Value
+	awaitNextID int32
+	awaits      = map[int32]chan int32{}
 )
 
-// awaitThen returns the JavaScript function (p, id, settle) that calls
-// settle(id, ok, value) once p settles.
-func awaitThen() js.Value {
-	awaitThenOnce.Do(func() {
-		awaitThenFn = jsGlobal.Get("Function").New("p", "id", "settle",
-			"p.then((v) => settle(id, true, v), (e) => settle(id, false, e));")
-	})
-	return awaitThenFn
+func newAwait() (int32, chan int32) {
+	ch := make(chan int32, 1)
+	awaitMu.Lock()
+	defer awaitMu.Unlock()
+	for {
+		awaitNextID++
+		if awaitNextID <= 0 {
+			awaitNextID = 1
+		}
+		if awaits[awaitNextID] == nil {
+			awaits[awaitNextID] = ch
+			return awaitNextID, ch
+		}
+	}
 }
 
-func newAwait() pendingAwait {
-	ch := make(chan awaitResult, 1)
+//go:wasmexport wasmsand_await_done
+func wasmAwaitDone(id, status int32) { settleAwait(id, status) }
+
+// settleAwait hands status to await id. It runs inside an export, so it
+// must not block: the channel has room for the one status it gets.
+func settleAwait(id, status int32) {
 	awaitMu.Lock()
-	awaitNextID++
-	if awaitNextID > 1<<30 {
-		awaitNextID = 1
-	}
-	id := awaitNextID
-	awaits[id] = ch
+	ch := awaits[id]
+	delete(awaits, id)
 	awaitMu.Unlock()
-	return pendingAwait{id, ch}
+	if ch != nil {
+		ch <- status
+	}
+}
+
+// awaited turns a settled await's status into await's results, taking
+// its value from the glue when it has one.
+func awaited(id, status int32) (js.Value, error) {
+	switch status {
+	case awaitFulfilledUndefined:
+		return js.Undefined(), nil
+	case awaitFulfilled:
+		return glue().takeAwaited.Invoke(id), nil
+	case awaitRejectedUnwind:
+		return js.Undefined(), &jsError{errUnwind}
+	}
+	return js.Undefined(), &jsError{glue().takeAwaited.Invoke(id)}
 }
 
 // pendingAwaits is the number of awaits not yet settled, for tests.
