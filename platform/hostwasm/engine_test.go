@@ -724,3 +724,24 @@ func TestAwait(t *testing.T) {
 		t.Errorf("%d awaits still registered", n)
 	}
 }
+
+// TestJSName: every name comes back as itself, cached or not, and the
+// cache stops growing at maxJSNames.
+func TestJSName(t *testing.T) {
+	a, b := jsName("_start"), jsName("_start")
+	if a.String() != "_start" || !a.Equal(b) {
+		t.Fatalf("jsName(_start) = %v, %v", a, b)
+	}
+	for k := range 2 * maxJSNames {
+		name := fmt.Sprint("export", k)
+		if got := jsName(name).String(); got != name {
+			t.Fatalf("jsName(%q) = %q", name, got)
+		}
+	}
+	jsNamesMu.Lock()
+	n := len(jsNames)
+	jsNamesMu.Unlock()
+	if n > maxJSNames {
+		t.Fatalf("%d names cached, more than %d", n, maxJSNames)
+	}
+}
