@@ -45,3 +45,74 @@ func TestEnvironScopes(t *testing.T) {
 		}
 	}
 }
+
+// TestVarStoreClone changes every variable of a clone, scalars and arrays,
+// and then every variable of the original: neither may see the other's
+// changes, and the clone starts equal to the original.
+func TestVarStoreClone(t *testing.T) {
+	s := newVarStore()
+	s.scopes = append(s.scopes, &scope{vars: map[string]*Var{}, fn: "f"})
+	for i, sc := range s.scopes {
+		for j := range 20 {
+			n := fmt.Sprint("v", i, j)
+			switch j % 3 {
+			case 0:
+				sc.vars[n] = &Var{Attr: AttrExport, Set: true, Str: n}
+			case 1:
+				sc.vars[n] = &Var{Attr: AttrIndexed, Set: true, Index: &IndexedArray{Elems: []IndexedElem{{Index: 0, Value: n}}}}
+			default:
+				a := &AssocArray{Map: map[string]string{"k": n}, Order: []string{"k"}}
+				sc.vars[n] = &Var{Attr: AttrAssoc, Set: true, Assoc: a}
+			}
+		}
+	}
+	val := func(v *Var) string {
+		switch {
+		case v.Index != nil:
+			return v.Index.Elems[0].Value
+		case v.Assoc != nil:
+			return v.Assoc.Map["k"]
+		}
+		return v.Str
+	}
+	set := func(v *Var, x string) {
+		switch {
+		case v.Index != nil:
+			v.Index.Elems[0].Value = x
+		case v.Assoc != nil:
+			v.Assoc.Map["k"] = x
+		default:
+			v.Str = x
+		}
+	}
+	c := s.clone()
+	if len(c.scopes) != len(s.scopes) || c.scopes[1].fn != "f" {
+		t.Fatalf("clone has %d scopes", len(c.scopes))
+	}
+	for i, sc := range c.scopes {
+		if len(sc.vars) != len(s.scopes[i].vars) {
+			t.Fatalf("scope %d: %d variables, want %d", i, len(sc.vars), len(s.scopes[i].vars))
+		}
+		for n, v := range sc.vars {
+			if val(v) != n || v == s.scopes[i].vars[n] {
+				t.Fatalf("clone's %s = %q (shared: %v)", n, val(v), v == s.scopes[i].vars[n])
+			}
+			set(v, "clone")
+		}
+	}
+	for _, sc := range s.scopes {
+		for n, v := range sc.vars {
+			if val(v) != n {
+				t.Fatalf("original's %s = %q after the clone changed", n, val(v))
+			}
+			set(v, "original")
+		}
+	}
+	for _, sc := range c.scopes {
+		for n, v := range sc.vars {
+			if val(v) != "clone" {
+				t.Fatalf("clone's %s = %q after the original changed", n, val(v))
+			}
+		}
+	}
+}
