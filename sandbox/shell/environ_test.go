@@ -116,3 +116,20 @@ func TestVarStoreClone(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSubshellEnviron clones a shell's variables for a subshell and
+// lists its environment, as each stage of a pipeline that runs a program
+// does.
+func BenchmarkSubshellEnviron(b *testing.B) {
+	r, err := New(Config{Host: &testHost{}, FS: vfs.New(vfs.Options{}), Env: []string{"HOME=/home/user", "PATH=/bin", "LANG=C.UTF-8", "USER=user"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		sub := r.subshell()
+		if len(sub.environ()) < 4 {
+			b.Fatal("environment lost")
+		}
+	}
+}
