@@ -309,8 +309,7 @@ func (s *Sandbox) guestExit(ctx context.Context, hc procIO, name string, err err
 	if err == nil {
 		return 0
 	}
-	var exit *wasm.ExitError
-	if errors.As(err, &exit) {
+	if exit, ok := asExitError(err); ok {
 		if exit.Reason != "" && exit.Code != 141 {
 			fmt.Fprintf(hc.Stderr, "%s: %s\n", name, exit.Reason)
 		}

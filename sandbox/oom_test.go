@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -109,6 +111,25 @@ func TestOOMWatch(t *testing.T) {
 		w := &oomWatch{crashed: tc.crashed, refused: func() bool { return tc.refused }}
 		if got := w.ranOut(tc.err); got != tc.want {
 			t.Errorf("ranOut(%v) crashed %v refused %v = %v, want %v", tc.err, tc.crashed, tc.refused, got, tc.want)
+		}
+	}
+}
+
+// TestAsExitError finds an exit error as it is, wrapped, or not at all.
+func TestAsExitError(t *testing.T) {
+	exit := &wasm.ExitError{Code: 3}
+	for _, c := range []struct {
+		err  error
+		want *wasm.ExitError
+	}{
+		{exit, exit},
+		{fmt.Errorf("running: %w", exit), exit},
+		{errors.New("other"), nil},
+		{nil, nil},
+	} {
+		got, ok := asExitError(c.err)
+		if got != c.want || ok != (c.want != nil) {
+			t.Errorf("asExitError(%v) = %v, %v; want %v", c.err, got, ok, c.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ package hostwasm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"syscall/js"
 	"testing"
@@ -672,5 +673,75 @@ func TestImportsReused(t *testing.T) {
 	}
 	for _, p := range open {
 		p.inst.Close(ctx)
+	}
+}
+
+// TestAwait settles promises every way, from several goroutines at once:
+// each await gets its own promise's value or rejection, and none is left
+// registered after.
+func TestAwait(t *testing.T) {
+	mk := js.Global().Get("Function").New("i", "unwind", `
+		if (i % 5 === 0) return Promise.resolve(i);
+		if (i % 5 === 1) return new Promise((_, rej) => setTimeout(() => rej(new Error("no " + i)), 1));
+		if (i % 5 === 2) return new Promise((res) => queueMicrotask(() => res(i)));
+		if (i % 5 === 3) return Promise.resolve();
+		return Promise.reject(unwind);`)
+	var wg sync.WaitGroup
+	errs := make(chan error, 300)
+	for g := range 3 {
+		wg.Go(func() {
+			for k := range 100 {
+				i := g*100 + k
+				v, err := await(mk.Invoke(i, errUnwind))
+				var je *jsError
+				switch i % 5 {
+				case 1:
+					if err == nil || err.Error() != fmt.Sprintf("Error: no %d", i) {
+						errs <- fmt.Errorf("await %d: %v, want its rejection", i, err)
+					}
+				case 3:
+					if err != nil || !v.IsUndefined() {
+						errs <- fmt.Errorf("await %d = %v, %v, want undefined", i, v, err)
+					}
+				case 4:
+					if !errors.As(err, &je) || !je.v.Equal(errUnwind) {
+						errs <- fmt.Errorf("await %d: %v, want the unwind rejection", i, err)
+					}
+				default:
+					if err != nil || v.Int() != i {
+						errs <- fmt.Errorf("await %d = %v, %v", i, v, err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := pendingAwaits(); n != 0 {
+		t.Errorf("%d awaits still registered", n)
+	}
+}
+
+// TestJSName: every name comes back as itself, cached or not, and the
+// cache stops growing at maxJSNames.
+func TestJSName(t *testing.T) {
+	a, b := jsName("_start"), jsName("_start")
+	if a.String() != "_start" || !a.Equal(b) {
+		t.Fatalf("jsName(_start) = %v, %v", a, b)
+	}
+	for k := range 2 * maxJSNames {
+		name := fmt.Sprint("export", k)
+		if got := jsName(name).String(); got != name {
+			t.Fatalf("jsName(%q) = %q", name, got)
+		}
+	}
+	jsNamesMu.Lock()
+	n := len(jsNames)
+	jsNamesMu.Unlock()
+	if n > maxJSNames {
+		t.Fatalf("%d names cached, more than %d", n, maxJSNames)
 	}
 }

@@ -368,7 +368,9 @@ type glueFuncs struct {
 	setGlobal        js.Value // (id, name, value)
 	callSync         js.Value // (id, name, args, negZero) → result
 	settle           js.Value // (callID, status)
-	start            js.Value // (id, name, args, negZero) → Promise: calls the export from a microtask
+	start            js.Value // (id, name, args, negZero, awaitID): calls the export from a microtask; await awaitID gets its outcome
+	watch            js.Value // (p, awaitID): await awaitID gets p's outcome (see await)
+	takeAwaited      js.Value // (awaitID) → the value await awaitID settled with
 	deliver          js.Value // (fn, s): calls fn(s) from a microtask
 	memRead          js.Value // (mem, offset, n, addr): guest bytes to the core's memory at addr
 	memWrite         js.Value // (mem, offset, addr, n): the core's bytes at addr to the guest's
@@ -401,6 +403,7 @@ func glue() *glueFuncs {
 		glueVal = glueFuncs{instantiate: obj.Get("instantiate"), instantiateAsync: obj.Get("instantiateAsync"),
 			memory: obj.Get("memory"), exported: obj.Get("exported"), drop: obj.Get("drop"), getGlobal: obj.Get("getGlobal"), setGlobal: obj.Get("setGlobal"),
 			callSync: obj.Get("callSync"), settle: obj.Get("settle"), start: obj.Get("start"), deliver: obj.Get("deliver"),
+			watch: obj.Get("watch"), takeAwaited: obj.Get("takeAwaited"),
 			memRead: obj.Get("memRead"), memWrite: obj.Get("memWrite"), memSize: obj.Get("memSize")}
 	})
 	return &glueVal
@@ -721,9 +724,32 @@ function entry(id, name, jspi, negZero) {
 }
 
 // start calls the export from a microtask, so that a guest never runs
-// inside a call from Go.
-function start(id, name, args, negZero) {
-  return Promise.resolve().then(() => entry(id, name, true, negZero)(...args));
+// inside a call from Go; await awaitID gets the outcome.
+function start(id, name, args, negZero, awaitID) {
+  watch(Promise.resolve().then(() => entry(id, name, true, negZero)(...args)), awaitID);
+}
+
+// watch hands p's outcome to await awaitID of Go through the export
+// wasmsand_await_done (see await in js.go), keeping a value for
+// takeAwaited, then lets Go's scheduler run the waiting goroutine.
+const awaitDone = exports.wasmsand_await_done;
+const awaitedValues = new Map();
+function watch(p, awaitID) {
+  const done = (status, v) => {
+    if (go.exited) return;
+    if (status === 2 || status === -1) awaitedValues.set(awaitID, v);
+    awaitDone(awaitID, status);
+    go._resume();
+  };
+  Promise.resolve(p).then(
+    (v) => done(v === undefined ? 1 : 2, v),
+    (e) => done(e === unwind ? -2 : -1, e));
+}
+
+function takeAwaited(awaitID) {
+  const v = awaitedValues.get(awaitID);
+  awaitedValues.delete(awaitID);
+  return v;
 }
 
 function callSync(id, name, args, negZero) {
@@ -774,5 +800,5 @@ function memSize(mem) {
   return mem.buffer.byteLength;
 }
 
-return { instantiate, instantiateAsync, memory, exported, drop, getGlobal, setGlobal, callSync, settle, start, deliver, memRead, memWrite, memSize };
+return { instantiate, instantiateAsync, memory, exported, drop, getGlobal, setGlobal, callSync, settle, start, watch, takeAwaited, deliver, memRead, memWrite, memSize };
 `

@@ -101,9 +101,13 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 		i.mu.Unlock()
 	}()
 
-	args := make([]any, len(params))
-	for k, t := range ft.Params {
-		args[k] = toJS(wasm.ValueType(t), params[k])
+	args := jsNoArgs
+	if len(params) > 0 {
+		a := make([]any, len(params))
+		for k, t := range ft.Params {
+			a[k] = toJS(wasm.ValueType(t), params[k])
+		}
+		args = js.ValueOf(a)
 	}
 	negZero := hasFloat(ft.Results)
 	var res js.Value
@@ -111,11 +115,13 @@ func (i *instance) Call(ctx context.Context, name string, params ...uint64) ([]u
 	if i.e.jspi {
 		// The guest starts from a microtask, never inside this call:
 		// see hostcall.go.
-		res, err = await(glue().start.Invoke(i.id, name, args, negZero))
+		id, ch := newAwait()
+		glue().start.Invoke(i.id, jsName(name), args, negZero, id)
+		res, err = awaited(id, <-ch)
 	} else {
 		nested.push(i)
 		var r safejs.Value
-		r, err = safejs.Safe(glue().callSync).Invoke(i.id, name, safejs.Safe(js.ValueOf(args)), negZero)
+		r, err = safejs.Safe(glue().callSync).Invoke(i.id, jsName(name), safejs.Safe(args), negZero)
 		nested.pop(i)
 		res = safejs.Unsafe(r)
 		var je js.Error
@@ -161,7 +167,7 @@ func (i *instance) Global(name string) (uint64, bool) {
 	}
 	switch t.Type {
 	case binary.I32, binary.I64, binary.F32, binary.F64:
-		return fromJS(wasm.ValueType(t.Type), glue().getGlobal.Invoke(i.id, name)), true
+		return fromJS(wasm.ValueType(t.Type), glue().getGlobal.Invoke(i.id, jsName(name))), true
 	}
 	return 0, false
 }
@@ -174,7 +180,7 @@ func (i *instance) SetGlobal(name string, v uint64) bool {
 	}
 	switch t.Type {
 	case binary.I32, binary.I64, binary.F32, binary.F64:
-		glue().setGlobal.Invoke(i.id, name, toJS(wasm.ValueType(t.Type), v))
+		glue().setGlobal.Invoke(i.id, jsName(name), toJS(wasm.ValueType(t.Type), v))
 		return true
 	}
 	return false
@@ -379,6 +385,35 @@ func (m *memory) WriteUint64Le(offset uint32, v uint64) bool {
 	endian.LittleEndian.PutUint64(m.scratch, v)
 	m.store(offset, m.scratch)
 	return true
+}
+
+// Every process calls _start and reads a global or two by name: the
+// names go to JavaScript as strings made once, since syscall/js makes a
+// new string, with a finalizer, for each Go string it passes, and an
+// empty array for a call without arguments.
+var (
+	jsNamesMu sync.Mutex
+	jsNames   = map[string]js.Value{}
+
+	jsNoArgs = jsArray.New()
+)
+
+// maxJSNames bounds jsNames: export and global names come from modules,
+// which a user may load by the thousand.
+const maxJSNames = 1024
+
+// jsName returns name as a JavaScript string.
+func jsName(name string) js.Value {
+	jsNamesMu.Lock()
+	defer jsNamesMu.Unlock()
+	v, ok := jsNames[name]
+	if !ok {
+		v = js.ValueOf(name)
+		if len(jsNames) < maxJSNames {
+			jsNames[name] = v
+		}
+	}
+	return v
 }
 
 // isInstance reports whether v is an instance of the global class name,

@@ -4,6 +4,7 @@ package hostwasm
 
 import (
 	"errors"
+	"sync"
 	"syscall/js"
 
 	"github.com/hack-pad/safejs"
@@ -117,32 +118,85 @@ func (e *jsError) Unwrap() error { return errRejected }
 // await blocks the calling goroutine until p settles. It must not be
 // called from a js.FuncOf callback.
 func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v  js.Value
-		ok bool
+	g := glue()
+	if g.err != nil {
+		return js.Undefined(), g.err
 	}
-	ch := make(chan result, 1)
-	onOK := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{arg0(args), true}
-		return nil
-	})
-	onErr := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{arg0(args), false}
-		return nil
-	})
-	p.Call("then", onOK, onErr)
-	r := <-ch
-	onOK.Release()
-	onErr.Release()
-	if !r.ok {
-		return js.Undefined(), &jsError{r.v}
-	}
-	return r.v, nil
+	id, ch := newAwait()
+	g.watch.Invoke(p, id)
+	return awaited(id, <-ch)
 }
 
-func arg0(args []js.Value) js.Value {
-	if len(args) == 0 {
-		return js.Undefined()
+// An await learns of its promise's settlement through the export
+// wasmsand_await_done, as host calls do (see hostcall.go), not through a
+// js.FuncOf: a syscall/js callback unpacks its event with about ten
+// crossings into JavaScript, each with a finalized js.Value, and one a
+// process (its _start) came to about 2% of the CPU time of a loop of
+// short processes in Node. The glue keeps the value, if there is one,
+// until Go takes it.
+
+// Statuses of a settled await, from the glue's watch.
+const (
+	awaitFulfilledUndefined = 1
+	awaitFulfilled          = 2 // with a value to take
+	awaitRejected           = -1
+	awaitRejectedUnwind     = -2 // with errUnwind: a host function ended the guest
+)
+
+var (
+	awaitMu     sync.Mutex
+	awaitNextID int32
+	awaits      = map[int32]chan int32{}
+)
+
+func newAwait() (int32, chan int32) {
+	ch := make(chan int32, 1)
+	awaitMu.Lock()
+	defer awaitMu.Unlock()
+	for {
+		awaitNextID++
+		if awaitNextID <= 0 {
+			awaitNextID = 1
+		}
+		if awaits[awaitNextID] == nil {
+			awaits[awaitNextID] = ch
+			return awaitNextID, ch
+		}
 	}
-	return args[0]
+}
+
+//go:wasmexport wasmsand_await_done
+func wasmAwaitDone(id, status int32) { settleAwait(id, status) }
+
+// settleAwait hands status to await id. It runs inside an export, so it
+// must not block: the channel has room for the one status it gets.
+func settleAwait(id, status int32) {
+	awaitMu.Lock()
+	ch := awaits[id]
+	delete(awaits, id)
+	awaitMu.Unlock()
+	if ch != nil {
+		ch <- status
+	}
+}
+
+// awaited turns a settled await's status into await's results, taking
+// its value from the glue when it has one.
+func awaited(id, status int32) (js.Value, error) {
+	switch status {
+	case awaitFulfilledUndefined:
+		return js.Undefined(), nil
+	case awaitFulfilled:
+		return glue().takeAwaited.Invoke(id), nil
+	case awaitRejectedUnwind:
+		return js.Undefined(), &jsError{errUnwind}
+	}
+	return js.Undefined(), &jsError{glue().takeAwaited.Invoke(id)}
+}
+
+// pendingAwaits is the number of awaits not yet settled, for tests.
+func pendingAwaits() int {
+	awaitMu.Lock()
+	defer awaitMu.Unlock()
+	return len(awaits)
 }

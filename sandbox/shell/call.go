@@ -228,16 +228,20 @@ func (r *Interp) absPath(p string) string {
 
 // environ lists the exported variables for a program, PWD current.
 func (r *Interp) environ() []string {
-	seen := map[string]bool{}
 	var out []string
-	for i := len(r.vars.scopes) - 1; i >= 0; i-- {
-		for k, v := range r.vars.scopes[i].vars {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
+	scopes := r.vars.scopes
+	for i := len(scopes) - 1; i >= 0; i-- {
+	vars:
+		for k, v := range scopes[i].vars {
 			if v.Attr&AttrExport == 0 || v.IsArray() || !v.Set || v.Attr&AttrNameref != 0 {
 				continue
+			}
+			// An inner scope's k hides this one (most commands run with
+			// the global scope alone).
+			for _, inner := range scopes[i+1:] {
+				if _, ok := inner.vars[k]; ok {
+					continue vars
+				}
 			}
 			out = append(out, k+"="+v.Str)
 		}

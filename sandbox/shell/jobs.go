@@ -84,7 +84,7 @@ func (r *Interp) pipeline(c *syntax.BinaryCmd) {
 			}
 		}
 		wg.Add(1)
-		go func(i int, sub *Interp, st *syntax.Stmt) {
+		goStage(func() {
 			defer wg.Done()
 			defer release()
 			sub.runGuarded(func() { sub.stmtSync(st) })
@@ -94,7 +94,7 @@ func (r *Interp) pipeline(c *syntax.BinaryCmd) {
 			}
 			statuses[i] = sub.status
 			sub.fds.closeAll()
-		}(i, sub, st)
+		})
 		in = nextIn
 	}
 	wg.Wait()

@@ -77,3 +77,23 @@ func BenchmarkLookup(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPipeLine sends one short line through a new pipe, as each step
+// of a shell loop of `echo a | tr a b` does.
+func BenchmarkPipeLine(b *testing.B) {
+	f := New(Options{})
+	line := []byte("a\n")
+	buf := make([]byte, 64<<10)
+	b.ReportAllocs()
+	for b.Loop() {
+		r, w := f.Pipe()
+		if _, err := w.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		w.Close()
+		if n, _ := r.Read(buf); n != len(line) {
+			b.Fatalf("read %d bytes", n)
+		}
+		r.Close()
+	}
+}

@@ -10,7 +10,7 @@ import (
 // so that blocked readers and writers never hold the FS lock.
 type pipe struct {
 	mu                   sync.Mutex
-	buf                  []byte // ring of PipeBuf bytes, allocated on first write
+	buf                  []byte // ring of at most PipeBuf bytes, grown as writes need (see grow)
 	start, n             int    // ring read position and fill
 	readers, writers     int
 	hadReader, hadWriter bool
@@ -140,12 +140,10 @@ func (p *pipe) write(ctx context.Context, b []byte, nonblock bool) (int, error) 
 			return total, nil
 		}
 		if p.n < PipeBuf {
-			if p.buf == nil {
-				p.buf = make([]byte, PipeBuf)
-			}
-			for len(b) > 0 && p.n < PipeBuf {
-				w := (p.start + p.n) % PipeBuf
-				end := PipeBuf
+			p.grow(len(b))
+			for len(b) > 0 && p.n < len(p.buf) {
+				w := (p.start + p.n) % len(p.buf)
+				end := len(p.buf)
 				if w < p.start {
 					end = p.start
 				}
@@ -168,6 +166,29 @@ func (p *pipe) write(ctx context.Context, b []byte, nonblock bool) (int, error) 
 			return total, err
 		}
 	}
+}
+
+// minPipeRing is the ring a pipe starts with: most pipes carry a few
+// lines (echo a | tr a b), and a ring of PipeBuf bytes made for each was
+// a third of the bytes a shell loop of such pipelines allocated.
+const minPipeRing = 512
+
+// grow makes room in the ring for n more bytes, up to PipeBuf in all,
+// moving what is buffered to the start of a larger ring. The capacity a
+// writer sees is PipeBuf whatever the ring's size. p.mu is held.
+func (p *pipe) grow(n int) {
+	want := min(p.n+n, PipeBuf)
+	if want <= len(p.buf) {
+		return
+	}
+	size := max(len(p.buf), minPipeRing)
+	for size < want {
+		size *= 2
+	}
+	buf := make([]byte, min(size, PipeBuf))
+	k := copy(buf, p.buf[p.start:min(p.start+p.n, len(p.buf))])
+	copy(buf[k:], p.buf[:p.n-k])
+	p.buf, p.start = buf, 0
 }
 
 // Pipe makes an anonymous pipe: a FIFO inode with no name, open once for

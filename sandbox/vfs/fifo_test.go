@@ -211,3 +211,54 @@ func TestFIFOWriterBeforeReader(t *testing.T) {
 		t.Fatalf("read after an empty writer = %d, %v; want EOF", n, err)
 	}
 }
+
+// TestFIFORingGrows interleaves non-blocking writes and smaller reads on
+// new pipes, so that each ring grows while what it holds wraps around its
+// end: the bytes must come out in order, and a writer must always see
+// PipeBuf of room.
+func TestFIFORingGrows(t *testing.T) {
+	f := newFS(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 30 {
+		r, w := f.Pipe()
+		r.SetFlags(ONonblock)
+		w.SetFlags(ONonblock)
+		var want, got []byte
+		next := byte(0)
+		for step := range 300 {
+			k := rng.IntN(1 + 40*round)
+			b := make([]byte, k)
+			for i := range b {
+				b[i] = next
+				next++
+			}
+			held := len(want) - len(got)
+			n, err := w.Write(b)
+			if wantN := min(k, PipeBuf-held); n != wantN {
+				t.Fatalf("round %d step %d: write of %d with %d held wrote %d, want %d (%v)", round, step, k, held, n, wantN, err)
+			}
+			if n < k {
+				wantErr(t, err, EAGAIN)
+				next -= byte(k - n)
+			}
+			want = append(want, b[:n]...)
+			buf := make([]byte, rng.IntN(1+30*round)+1)
+			m, err := r.Read(buf)
+			if err != nil && !errors.Is(err, EAGAIN) {
+				t.Fatal(err)
+			}
+			got = append(got, buf[:m]...)
+			if !bytes.Equal(got, want[:len(got)]) {
+				t.Fatalf("round %d step %d: bytes out of order", round, step)
+			}
+		}
+		w.Close()
+		r.SetFlags(0)
+		rest, err := io.ReadAll(r)
+		must(t, err)
+		r.Close()
+		if got = append(got, rest...); !bytes.Equal(got, want) {
+			t.Fatalf("round %d: read %d bytes, wrote %d", round, len(got), len(want))
+		}
+	}
+}

@@ -1379,3 +1379,57 @@ func BenchmarkFdReadFile(b *testing.B) {
 		seek(h.ctx, h.mem, stack)
 	}
 }
+
+// copyingMemory is a sliceMemory whose Read returns copies, as the js
+// engine's does: reads then go through the process's scratch buffer.
+type copyingMemory struct{ sliceMemory }
+
+func (m *copyingMemory) ReadCopies() {}
+
+func (m *copyingMemory) Read(off, n uint32) ([]byte, bool) {
+	b, ok := m.sliceMemory.Read(off, n)
+	return bytes.Clone(b), ok
+}
+
+// TestScratchIsolation reads through a copying memory in one process,
+// then a shorter file in the next with the same buffer size: scratch
+// buffers pass between processes, and the second guest must see its own
+// bytes and nothing of the first's read past them.
+func TestScratchIsolation(t *testing.T) {
+	fsys := guestFS(t)
+	secret := strings.Repeat("secret!", 1000)
+	if err := fsys.WriteFile("/tmp/secret", []byte(secret), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := fsys.WriteFile("/tmp/short", []byte("hi"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 20 {
+		for _, c := range []struct{ file, want string }{{"/tmp/secret", secret[:4096]}, {"/tmp/short", "hi"}} {
+			h := newHost(t, Config{FS: fsys})
+			cm := &copyingMemory{sliceMemory{make([]byte, memSize)}}
+			h.mem = &cm.sliceMemory
+			for i := aData; i < aData+4096; i++ {
+				cm.b[i] = 0xee
+			}
+			fd := h.mustOpen(c.file[1:], 0, rightFdRead, 0)
+			iovs, n := h.iovecs(4096)
+			f := h.funcs["fd_read"]
+			stack := []uint64{uint64(fd), iovs, n, aResult}
+			f.Fn(h.ctx, cm, stack)
+			if en := errno(stack[0]); en != errnoSuccess {
+				t.Fatalf("fd_read: errno %d", en)
+			}
+			got := h.u32(aResult)
+			if string(cm.b[aData:aData+got]) != c.want {
+				t.Fatalf("round %d: read %q from %s", round, cm.b[aData:aData+min(got, 20)], c.file)
+			}
+			for i := aData + got; i < aData+4096; i++ {
+				if cm.b[i] != 0xee {
+					t.Fatalf("round %d: byte %d past the read of %s changed to %#x", round, i-aData, c.file, cm.b[i])
+				}
+			}
+			h.p.Close()
+		}
+	}
+}

@@ -204,6 +204,9 @@ func NewProcess(cfg Config) (*Process, error) {
 
 		dropStderr: cfg.DropStderr,
 	}
+	if b, ok := scratchPool.Get().(*[]byte); ok {
+		p.scratch = *b
+	}
 	if p.now == nil {
 		p.now = cfg.FS.Now
 	}
@@ -327,8 +330,14 @@ func (p *Process) Close() error {
 	p.mu.Lock()
 	fds := p.fds
 	p.fds = nil
+	wasClosed := p.closed
 	p.closed = true
 	p.mu.Unlock()
+	if !wasClosed && cap(p.scratch) > 0 && cap(p.scratch) <= maxScratch {
+		b := p.scratch[:0]
+		p.scratch = nil
+		scratchPool.Put(&b)
+	}
 	for _, e := range fds {
 		if e != nil {
 			e.release()
@@ -433,6 +442,13 @@ func (p *Process) buffer(n int) []byte {
 	}
 	return p.scratch[:n]
 }
+
+// scratchPool keeps the scratch buffers of closed processes for new
+// ones: a guest's first read through a copying memory (the js engine's)
+// made a buffer of its read's size, often 32 KiB or more, in every
+// process. Every user of a scratch buffer writes to the guest only bytes
+// it filled, so a buffer needs no clearing between processes.
+var scratchPool sync.Pool // of *[]byte
 
 // maxScratch is the largest scratch buffer a Process keeps between calls.
 const maxScratch = 1 << 20
