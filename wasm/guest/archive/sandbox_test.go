@@ -112,6 +112,10 @@ var sandboxCases = []struct {
 	{"mkdir -p d && echo hi > d/f && tar -cf - d | tar -xOf - d/f", "hi\n", 0},
 	{"mkdir -p d/s && echo x > d/s/f && tar -cf a.tar d && mkdir o && tar -xf a.tar -C o --strip-components=2 && cat o/f", "x\n", 0},
 	{"mkdir -p ev/in && echo evil > ev/x && cd ev/in && tar -cPf /tmp/evil.tar ../x /home/user/ev/x && cd /tmp && mkdir o && tar -xf evil.tar -C o 2>/dev/null; echo $?; ls o /tmp; cat o/home/user/ev/x", "2\n/tmp:\nevil.tar\no\n\no:\nhome\nevil\n", 0},
+	{"mkdir s && for n in 0 511 512 513 65536 65537 200000; do head -c $n /dev/zero | tr '\\0' x > s/f$n; done && " +
+		"n=$(printf 'n%.0s' $(seq 101)) && echo long > s/$n && tar -czf a.tgz s && mkdir o && tar -xzf a.tgz -C o && " +
+		"[ \"$(cat s/*)\" = \"$(cat o/s/*)\" ] && tar -tvzf a.tgz | awk '{print $1, $3}' | sort | uniq -c | awk '{print $1, $2, $3}'",
+		"1 -rw-r--r-- 0\n1 -rw-r--r-- 200000\n1 -rw-r--r-- 5\n1 -rw-r--r-- 511\n1 -rw-r--r-- 512\n1 -rw-r--r-- 513\n1 -rw-r--r-- 65536\n1 -rw-r--r-- 65537\n1 drwxr-xr-x 0\n", 0},
 	// gzip, gunzip, zcat
 	{"echo hello > f && gzip f && ls && zcat f.gz && gunzip f.gz && cat f", "f.gz\nhello\nhello\n", 0},
 	{"seq 1000 | gzip -9 | gunzip | awk 'END{print}'", "1000\n", 0},

@@ -22,6 +22,8 @@ find m -name '*7*' | wc -l; find m -type f | wc -l; find m/ -name '*_15*' -print
 	so(`find t -name '.*'`),
 	so(`find t -name '*'`),
 	b(so(`find t -path '*sub*'`)),
+	b(so(`find t -name 'a*t*t' -o -path 't/*u*/*' -o -name '*.*d'`)),
+	so(`find t -path '*t' -o -name '**b**'`),
 	so(`find t -ipath '*SUB/B*'`),
 	so(`find t -wholename 't/sub/*'`),
 	b(so(`find t -type f`)),

@@ -270,9 +270,10 @@ func (p *parser) primary(t string) (node, error) {
 			return nil, err
 		}
 		fold := t[1] == 'i'
+		match := matcher(pat, fold)
 		switch strings.TrimPrefix(t, "-i") {
 		case "name", "-name":
-			return funcNode(func(f *file) bool { return fnmatch(pat, f.name(), fold) }), nil
+			return funcNode(func(f *file) bool { return match(f.name()) }), nil
 		case "lname", "-lname":
 			return funcNode(func(f *file) bool {
 				if f.mode()&fs.ModeSymlink == 0 {
@@ -281,10 +282,10 @@ func (p *parser) primary(t string) (node, error) {
 					}
 				}
 				target, err := os.Readlink(f.path)
-				return err == nil && fnmatch(pat, target, fold)
+				return err == nil && match(target)
 			}), nil
 		}
-		return funcNode(func(f *file) bool { return fnmatch(pat, f.path, fold) }), nil
+		return funcNode(func(f *file) bool { return match(f.path) }), nil
 
 	case "-regex", "-iregex":
 		pat, err := p.arg(t)

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,5 +166,82 @@ func TestReadDirChildren(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("children of %q = %q, want %q", parent, got, want)
 		}
+	}
+}
+
+// TestMatcherAgreesWithFnmatch checks the fast matcher of star-and-ASCII
+// patterns against fnmatch over every pattern of up to five characters
+// (enough for two parts between stars) and every name of up to five from
+// small alphabets, with multibyte and invalid UTF-8 in the names.
+func TestMatcherAgreesWithFnmatch(t *testing.T) {
+	patChars := []string{"*", "a", "b", "/"}
+	nameChars := []string{"a", "b", "/", "é", "\xff", "\xc3"}
+	var words func(chars []string, n int) []string
+	words = func(chars []string, n int) []string {
+		if n == 0 {
+			return []string{""}
+		}
+		out := []string{""}
+		for _, w := range words(chars, n-1) {
+			for _, c := range chars {
+				out = append(out, w+c)
+			}
+		}
+		return slices.Compact(slices.Sorted(slices.Values(out)))
+	}
+	pats, names := words(patChars, 5), words(nameChars, 5)
+	fast := 0
+	for _, p := range pats {
+		if starsAndASCII(p) {
+			fast++
+		}
+		m := matcher(p, false)
+		for _, n := range names {
+			if got, want := m(n), fnmatch(p, n, false); got != want {
+				t.Fatalf("matcher(%q)(%q) = %v, fnmatch says %v", p, n, got, want)
+			}
+		}
+	}
+	if fast != len(pats) {
+		t.Fatalf("%d of %d patterns took the fast way", fast, len(pats))
+	}
+	// Patterns the fast way must leave to fnmatch.
+	for _, p := range []string{"a?", "[ab]*", `\*`, "é*", "*.TXT"} {
+		if starsAndASCII(p) && p != "*.TXT" {
+			t.Errorf("starsAndASCII(%q) = true", p)
+		}
+	}
+	if m := matcher("*.TXT", true); !m("a.txt") {
+		t.Errorf("matcher(*.TXT, fold) does not match a.txt")
+	}
+}
+
+// BenchmarkNameMatch matches the bench table's find pattern against a
+// tree's worth of names.
+func BenchmarkNameMatch(b *testing.B) {
+	names := make([]string, 0, 10000)
+	for i := range 10000 {
+		names = append(names, "f"+strings.Repeat("0", 4-len(strconv.Itoa(i)))+strconv.Itoa(i)+".txt")
+	}
+	for _, bc := range []struct {
+		name  string
+		match func(string) bool
+	}{
+		{"fnmatch", func(n string) bool { return fnmatch("*7*", n, false) }},
+		{"matcher", matcher("*7*", false)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				k := 0
+				for _, n := range names {
+					if bc.match(n) {
+						k++
+					}
+				}
+				if k != 3439 {
+					b.Fatalf("%d matches", k)
+				}
+			}
+		})
 	}
 }

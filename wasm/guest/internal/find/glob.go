@@ -1,9 +1,62 @@
 package find
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
+
+// matcher returns the test of a name against the shell pattern pat that
+// fnmatch makes, made once for every file find visits. A pattern of
+// stars and ASCII characters alone, the common one ("*.go", "*7*"), is
+// matched by a prefix, a suffix and substring searches between them:
+// fnmatch walks the name a character at a time and, at each star, tries
+// every place the rest could start. The two agree: an ASCII byte of a
+// name is always a character of its own to fnmatch, even in invalid
+// UTF-8, and taking each middle part at its leftmost place leaves the
+// most room for the parts after it.
+func matcher(pat string, fold bool) func(name string) bool {
+	if fold || !starsAndASCII(pat) {
+		return func(name string) bool { return fnmatch(pat, name, fold) }
+	}
+	parts := strings.Split(pat, "*")
+	if len(parts) == 1 {
+		return func(name string) bool { return name == pat }
+	}
+	first, last := parts[0], parts[len(parts)-1]
+	var mid []string
+	for _, m := range parts[1 : len(parts)-1] {
+		if m != "" {
+			mid = append(mid, m)
+		}
+	}
+	return func(name string) bool {
+		if len(name) < len(first)+len(last) || !strings.HasPrefix(name, first) || !strings.HasSuffix(name, last) {
+			return false
+		}
+		rest := name[len(first) : len(name)-len(last)]
+		for _, m := range mid {
+			i := strings.Index(rest, m)
+			if i < 0 {
+				return false
+			}
+			rest = rest[i+len(m):]
+		}
+		return true
+	}
+}
+
+// starsAndASCII reports whether pat holds only ASCII characters, none of
+// them special to fnmatch but '*'.
+func starsAndASCII(pat string) bool {
+	for i := 0; i < len(pat); i++ {
+		switch c := pat[i]; {
+		case c >= utf8.RuneSelf, c == '?', c == '[', c == '\\':
+			return false
+		}
+	}
+	return true
+}
 
 // fnmatch reports whether name matches the shell pattern pat as C's
 // fnmatch does without flags: '*' and '?' match any character including

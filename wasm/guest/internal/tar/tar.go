@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -101,7 +102,6 @@ type tarCmd struct {
 	status   int
 	warned   map[string]bool
 	cwd      string // for the absolute names of members
-	buf      []byte // copies each member's data, reused
 }
 
 // Main runs tar.
@@ -258,10 +258,9 @@ func (t *tarCmd) create(operands []string) error {
 		gz = gzip.NewWriter(w)
 		w = gz
 	}
-	tw := tar.NewWriter(w)
-	var archiveAbs string
+	aw := newArchiveWriter(w)
+	arch := newArchivePath(t.file)
 	if t.file != "-" {
-		archiveAbs, _ = filepath.Abs(t.file)
 		t.cwd, _ = os.Getwd()
 	}
 	base := t.dir
@@ -270,11 +269,11 @@ func (t *tarCmd) create(operands []string) error {
 		if base != "" && !filepath.IsAbs(op) {
 			src = filepath.Join(base, op)
 		}
-		if err := t.addTree(tw, src, op, archiveAbs); err != nil {
+		if err := t.addTree(aw, src, op, arch); err != nil {
 			return err
 		}
 	}
-	if err := tw.Close(); err != nil {
+	if err := aw.Close(); err != nil {
 		return writeError{err}
 	}
 	if gz != nil {
@@ -316,7 +315,7 @@ func (t *tarCmd) removing(prefix string) {
 	t.env.Errorf("Removing leading `%s' from member names", prefix)
 }
 
-func (t *tarCmd) addTree(tw *tar.Writer, src, name, archiveAbs string) error {
+func (t *tarCmd) addTree(aw *archiveWriter, src, name string, arch *archivePath) error {
 	var fi fs.FileInfo
 	var err error
 	if t.deref {
@@ -335,15 +334,9 @@ func (t *tarCmd) addTree(tw *tar.Writer, src, name, archiveAbs string) error {
 	if t.excluded(mname) {
 		return nil
 	}
-	if archiveAbs != "" && fi.Mode().IsRegular() {
-		abs := filepath.Clean(src) // filepath.Abs, without a getcwd for each file
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(t.cwd, src)
-		}
-		if abs == archiveAbs {
-			t.env.Errorf("%s: file is the archive; not dumped", name)
-			return nil
-		}
+	if fi.Mode().IsRegular() && arch.is(src, t.cwd) {
+		t.env.Errorf("%s: file is the archive; not dumped", name)
+		return nil
 	}
 	link := ""
 	if fi.Mode()&fs.ModeSymlink != 0 {
@@ -373,57 +366,104 @@ func (t *tarCmd) addTree(tw *tar.Writer, src, name, archiveAbs string) error {
 		if fi.IsDir() && !strings.HasSuffix(hdr.Name, "/") {
 			hdr.Name += "/"
 		}
+	}
+	if fi.Mode().IsRegular() {
+		// Opened before its header is written, as GNU tar does, so a
+		// file that cannot be read is left out whole. The descriptor is
+		// the system's own: an os.File would cost two more host calls
+		// (to learn its kind and to set non-blocking mode) and a
+		// finaliser.
+		fd, err := syscall.Open(src, syscall.O_RDONLY, 0)
+		if err != nil {
+			t.fail("%s: Cannot open: %s", name, tool.Strerror(&fs.PathError{Op: "open", Path: src, Err: err}))
+			return nil
+		}
+		if t.verbose > 0 && mname != "" {
+			t.verboseLine(hdr)
+		}
+		if mname == "" {
+			// Nothing to archive under an empty name (GNU tar says so
+			// only in its messages); the file is not read.
+			syscall.Close(fd)
+			return nil
+		}
+		n, rerr, err := aw.writeFile(hdr, fd)
+		syscall.Close(fd)
+		if err != nil {
+			return writeError{err}
+		}
+		switch {
+		case rerr != nil:
+			t.fail("%s: Read error at byte %d, while reading %d bytes: %s", name, n, hdr.Size-n, tool.Strerror(rerr))
+		case n < hdr.Size:
+			t.fail("%s: File shrank by %d bytes; padding with zeros", name, hdr.Size-n)
+		}
+		return nil
+	}
+	if mname != "" {
 		if t.verbose > 0 {
 			t.verboseLine(hdr)
 		}
-		if err := tw.WriteHeader(hdr); err != nil {
+		if err := aw.writeHeader(hdr); err != nil {
 			return writeError{err}
 		}
 	}
-	switch {
-	case fi.Mode().IsRegular():
-		f, err := os.Open(src)
-		if err != nil {
-			t.fail("%s: Cannot open: %s", name, tool.Strerror(err))
-			return nil
+	if !fi.IsDir() {
+		return nil
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.fail("%s: Cannot open: %s", name, tool.Strerror(err))
+		return nil
+	}
+	// filepath.Join would clean every child's path; the children of a
+	// clean path need only the separator.
+	dir := filepath.Clean(src)
+	if dir != "/" {
+		dir += "/"
+	}
+	for _, e := range entries {
+		child := e.Name()
+		cname := child
+		if name != "." || mname != "" {
+			cname = strings.TrimSuffix(name, "/") + "/" + child
 		}
-		// One buffer for every member: io.Copy would make a 32 KiB one
-		// for each (the writer and the file hidden from it, so it cannot
-		// hand the copy to either).
-		if t.buf == nil {
-			t.buf = make([]byte, 32<<10)
+		if name == "/" {
+			cname = "/" + child
 		}
-		n, err := io.CopyBuffer(struct{ io.Writer }{tw}, struct{ io.Reader }{f}, t.buf)
-		f.Close()
-		if err != nil && n < hdr.Size {
-			// Pad what is missing so the archive stays readable.
-			if errors.Is(err, tar.ErrWriteTooLong) {
-				return writeError{err}
-			}
-			t.fail("%s: Read error: %s", name, tool.Strerror(err))
-			io.CopyN(tw, zeroReader{}, hdr.Size-n)
-		}
-	case fi.IsDir():
-		entries, err := os.ReadDir(src)
-		if err != nil {
-			t.fail("%s: Cannot open: %s", name, tool.Strerror(err))
-			return nil
-		}
-		for _, e := range entries {
-			child := e.Name()
-			cname := child
-			if name != "." || mname != "" {
-				cname = strings.TrimSuffix(name, "/") + "/" + child
-			}
-			if name == "/" {
-				cname = "/" + child
-			}
-			if err := t.addTree(tw, filepath.Join(src, child), cname, archiveAbs); err != nil {
-				return err
-			}
+		if err := t.addTree(aw, dir+child, cname, arch); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// archivePath is the archive being written, which tar must not add to
+// itself.
+type archivePath struct {
+	abs  string // its absolute path, "" when it is standard output
+	base string // its last element
+}
+
+func newArchivePath(file string) *archivePath {
+	if file == "-" {
+		return &archivePath{}
+	}
+	abs, _ := filepath.Abs(file)
+	return &archivePath{abs: abs, base: filepath.Base(abs)}
+}
+
+// is reports whether the path src names the archive. It compares the last
+// elements first, so most files cost no path cleaning.
+func (a *archivePath) is(src, cwd string) bool {
+	if a.abs == "" || !strings.HasSuffix(src, a.base) {
+		return false
+	}
+	abs := filepath.Clean(src) // filepath.Abs, without a getcwd for each file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(cwd, src)
+	}
+	return abs == a.abs
 }
 
 type zeroReader struct{}
