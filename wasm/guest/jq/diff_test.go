@@ -214,6 +214,18 @@ var diffCases = []difftest.Case{
 	{Script: "jq -c 'input_filename' a.json"},
 	{Script: "jq -c 'ascii' -n <<< '' || true"},
 	{Script: "jq -c 'splits' -n 2>/dev/null; echo $?"},
+	// Many inputs through one filter (jq's loop over inputs): errors
+	// end one input's results and the next input goes on. (halt, and a
+	// parse error after good inputs, are tested in package
+	// internal/jq: jq 1.6 goes on after halt and ends with 4.)
+	{Script: "printf '{\"a\":1,\"b\":\"x\"} {\"a\":2,\"b\":\"y\"} {\"a\":3,\"b\":[1]}' | jq -c 'select(.a > 1) | .b'"},
+	{Script: "printf '[1,\"a\",2] [3]' | jq '.[] | . + 1' 2>/dev/null; echo end"},
+	{Script: "printf '1 2 3' | jq 'if . == 2 then error(\"boom\") else . end' 2>/dev/null; echo end"},
+	{Script: "printf '[1,2,3] [4,5]' | jq -c 'limit(1; .[]), first(.[])'"},
+	{Script: "printf '1 2' | jq -c 'label $f | ., break $f'"},
+	{Script: "printf '1 2' | jq -c 'def f: . * 10; f, (try error(.) catch . + 1)'"},
+	{Script: "printf 'ab\\ncd\\n' | jq -R 'ascii_upcase, length'"},
+	{Script: "jq -c '.[] | {name}' users.json stream.json 2>/dev/null; echo end"},
 }
 
 func TestDifferentialJQ(t *testing.T) {

@@ -28,6 +28,7 @@ type decoder struct {
 	err  error // the error that ended the stream
 	tmp  []byte
 	keys map[string]string // object keys seen, so each is allocated once
+	last []string          // the keys last read at each place in an object
 }
 
 // maxDepth is how deeply arrays and objects may nest, as in encoding/json.
@@ -190,11 +191,11 @@ func (d *decoder) object(depth int) (any, error) {
 	if c == '}' {
 		return m, nil
 	}
-	for {
+	for i := 0; ; i++ {
 		if c != '"' {
 			return nil, d.syntax(c, "looking for beginning of object key string")
 		}
-		k, err := d.key()
+		k, err := d.key(i)
 		if err != nil {
 			return nil, err
 		}
@@ -262,22 +263,38 @@ func (d *decoder) array(depth int) (any, error) {
 	}
 }
 
-// key reads an object key, its opening quote already read. Keys repeat
-// from object to object: each distinct one is allocated once.
-func (d *decoder) key() (string, error) {
+// key reads the object key at place i in its object, its opening quote
+// already read. Keys repeat from object to object: each distinct one is
+// allocated once. Objects of one stream mostly list the same keys in the
+// same order, so the key last read at the same place is tried first,
+// which costs a comparison where the table costs a hash (slow under
+// WebAssembly, which has no hashing instructions).
+func (d *decoder) key(i int) (string, error) {
 	b, err := d.strBytes()
 	if err != nil {
 		return "", err
 	}
-	if k, ok := d.keys[string(b)]; ok {
-		return k, nil
+	if i < len(d.last) && d.last[i] == string(b) {
+		return d.last[i], nil
 	}
-	k := string(b)
-	if len(d.keys) < maxKeys {
-		d.keys[k] = k
+	k, ok := d.keys[string(b)]
+	if !ok {
+		k = string(b)
+		if len(d.keys) < maxKeys {
+			d.keys[k] = k
+		}
+	}
+	switch {
+	case i < len(d.last):
+		d.last[i] = k
+	case i == len(d.last) && i < maxPlaces:
+		d.last = append(d.last, k)
 	}
 	return k, nil
 }
+
+// maxPlaces is how many places of an object remember their last key.
+const maxPlaces = 64
 
 // str reads a string, its opening quote already read.
 func (d *decoder) str() (any, error) {

@@ -3,6 +3,7 @@ package jq
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -90,6 +91,9 @@ var decodeCases = []string{
 	`{}`, `{"a":1}`, `{"a":1,"b":[true,null]}`, `{"a" 1}`, `{"a":1 "b":2}`, `{1:2}`, `{"a":}`, `{"a":1,}`, `{`, `{"a"`, `{"a":1`,
 	`{"a":1,"a":2}`, `{}{}`, `[]x`, `{} x`, `"a""b"`, "1\n2\n", " \t\r\n[1]\n", `x`, `'`, `"`, "\x00", `@`,
 	`{"date":"2024-01-02","region":"north","amount":123,"code":"K7X3"}`,
+	// Keys at the same places as before, in another order, nested,
+	// escaped, one a prefix of another (see decoder.key).
+	`{"a":1,"b":2} {"a":3,"b":4} {"b":5,"a":6} {"a":{"b":{"a":7}},"ab":8} {"a\u0062":9,"b":1} {"ab":1,"a":2} {"":0,"a":1}`,
 }
 
 func TestDecodeLikeEncodingJSON(t *testing.T) {
@@ -100,6 +104,19 @@ func TestDecodeLikeEncodingJSON(t *testing.T) {
 	checkAgainstStd(t, strings.Repeat("[", 10000)+strings.Repeat("]", 10000))
 	checkAgainstStd(t, `"`+strings.Repeat("x", 100<<10)+`"`)
 	checkAgainstStd(t, `"`+strings.Repeat("\\u00e9", 20000)+`"`)
+	// More places than the decoder remembers keys for, twice.
+	var b strings.Builder
+	for range 2 {
+		b.WriteString("{")
+		for i := range 100 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"k%d":%d`, i%70, i)
+		}
+		b.WriteString("}")
+	}
+	checkAgainstStd(t, b.String())
 }
 
 // TestDecodeLargeNumbers checks the one chosen difference: a number beyond
