@@ -338,13 +338,18 @@ func firstLine(s string) string {
 }
 
 // guestEnv lists the environment a guest gets: env (KEY=VALUE, the last
-// of a name winning) with PWD current.
+// of a name winning) with PWD current, for Go guests learn their working
+// directory from it. A guest in "/" given no PWD gets none (Go's default is
+// "/"), so `cd / && exec -c env` prints nothing, as in bash; this is
+// wasi.NewProcess's rule.
 func guestEnv(env []string, dir string) []string {
 	out := make([]string, 0, len(env)+1)
 	seen := map[string]int{}
+	hadPWD := false
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		if k == "PWD" {
+			hadPWD = true
 			continue
 		}
 		if i, ok := seen[k]; ok {
@@ -353,6 +358,9 @@ func guestEnv(env []string, dir string) []string {
 		}
 		seen[k] = len(out)
 		out = append(out, kv)
+	}
+	if dir == "/" && !hadPWD {
+		return out
 	}
 	return append(out, "PWD="+dir)
 }

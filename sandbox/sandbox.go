@@ -94,9 +94,6 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		"LANG=C.UTF-8",
 		"TMPDIR=/tmp",
 		"HOSTNAME=wasmsand",
-		"UID=1000",
-		"EUID=1000",
-		"GID=1000",
 	}
 	env = append(env, opts.Env...)
 	sh, err := s.newShell(env, opts.Cwd)

@@ -500,25 +500,54 @@ func asParseError(err error, pe *syntax.ParseError) bool {
 	return errors.As(err, pe)
 }
 
+// builtinExec is exec with a command: it replaces the shell (or the
+// subshell) by a program found on $PATH or by its path, never by a
+// function or builtin, as bash's exec does. -a NAME sets the program's
+// argv[0], -l puts a dash before it (a login shell's convention) and -c
+// runs it with an empty environment.
 func builtinExec(r *Interp, args []string) int {
+	usage := func() int {
+		r.writeErr("exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n")
+		return 2
+	}
 	args = args[1:]
 	argv0 := ""
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		if args[0] == "--" {
-			args = args[1:]
+	login, clearEnv := false, false
+opts:
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		word := args[0]
+		args = args[1:]
+		if word == "--" {
 			break
 		}
-		if strings.Contains(args[0], "a") && len(args) > 1 {
-			argv0 = args[1] // -a NAME: the program's argv[0]
-			args = args[1:]
+		for i := 1; i < len(word); i++ {
+			switch word[i] {
+			case 'c':
+				clearEnv = true
+			case 'l':
+				login = true
+			case 'a':
+				switch {
+				case i+1 < len(word):
+					argv0 = word[i+1:]
+				case len(args) > 0:
+					argv0, args = args[0], args[1:]
+				default:
+					r.builtinErr("exec", "-a: option requires an argument")
+					return usage()
+				}
+				continue opts
+			default:
+				r.builtinErr("exec", "-%c: invalid option", word[i])
+				return usage()
+			}
 		}
-		args = args[1:] // -c -l: accepted and ignored
 	}
 	if len(args) == 0 {
 		return 0
 	}
 	name := args[0]
-	if _, isFunc := r.funcs[name]; !isFunc && !(builtins[name] != nil && r.builtinEnabled(name)) && !strings.Contains(name, "/") {
+	if !strings.Contains(name, "/") {
 		if _, err := r.lookPath(name); err != nil {
 			r.builtinErr("exec", "%s: not found", name)
 			r.status = 127
@@ -527,15 +556,13 @@ func builtinExec(r *Interp, args []string) int {
 			return 127
 		}
 	}
-	if argv0 != "" && !strings.Contains(name, "/") {
-		if _, isFunc := r.funcs[name]; !isFunc {
-			r.runProgramAs(args, argv0)
-			args = nil
+	if login {
+		if argv0 == "" {
+			argv0 = name
 		}
+		argv0 = "-" + argv0
 	}
-	if args != nil {
-		r.run(args)
-	}
+	r.runProgramWith(args, argv0, clearEnv)
 	r.exiting = true
 	if !r.isSubshell {
 		r.exited = true

@@ -104,12 +104,13 @@ func (r *Interp) run(args []string) {
 
 // runProgram runs an external command found on $PATH or by its path.
 func (r *Interp) runProgram(args []string) {
-	r.runProgramAs(args, "")
+	r.runProgramWith(args, "", false)
 }
 
-// runProgramAs is runProgram with the program's argv[0] set to argv0
-// (exec -a) unless that is "".
-func (r *Interp) runProgramAs(args []string, argv0 string) {
+// runProgramWith is runProgram with the program's argv[0] set to argv0
+// unless that is "" (exec -a), and with an empty environment if clearEnv
+// is set (exec -c).
+func (r *Interp) runProgramWith(args []string, argv0 string, clearEnv bool) {
 	name := args[0]
 	if r.commandNotFoundHandle(args) {
 		return
@@ -128,9 +129,12 @@ func (r *Interp) runProgramAs(args []string, argv0 string) {
 	if argv0 != "" {
 		args = append([]string{argv0}, args[1:]...)
 	}
-	env := r.environ()
-	if r.oneShot && !r.isSubshell && r.funcDepth == 0 {
-		env = oneShotEnv(env)
+	env := []string{}
+	if !clearEnv {
+		env = r.environ()
+		if r.oneShot && !r.isSubshell && r.funcDepth == 0 {
+			env = oneShotEnv(env)
+		}
 	}
 	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree, PPid: r.bashpid}
 	if r.slotFree {

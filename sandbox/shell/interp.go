@@ -383,13 +383,12 @@ func (r *Interp) initVars() {
 	g["BASH_VERSINFO"] = &Var{Attr: AttrIndexed | AttrReadonly, Set: true, Index: &IndexedArray{Elems: []IndexedElem{
 		{0, "5"}, {1, "2"}, {2, "15"}, {3, "1"}, {4, "release"}, {5, "wasm32-wasmsand-linux-gnu"}}}}
 	g["BASH"] = &Var{Set: true, Str: "/bin/bash"}
-	setIfUnset("UID", "1000")
-	setIfUnset("EUID", "1000")
-	if v, ok := g["UID"]; ok {
-		v.Attr |= AttrReadonly
-	}
-	if v, ok := g["EUID"]; ok {
-		v.Attr |= AttrReadonly
+	// UID and EUID are the shell's own readonly integers, not exported;
+	// bash leaves values from the environment as they came.
+	for _, name := range []string{"UID", "EUID"} {
+		if _, ok := g[name]; !ok {
+			g[name] = &Var{Attr: AttrInteger | AttrReadonly, Set: true, Str: "1000"}
+		}
 	}
 	g["PPID"] = &Var{Attr: AttrReadonly, Set: true, Str: strconv.Itoa(r.ppid)}
 	g["GROUPS"] = &Var{Attr: AttrIndexed, Set: true, Index: &IndexedArray{Elems: []IndexedElem{{0, "1000"}}}}
