@@ -10,10 +10,18 @@
 // at 0, so the first check asks the host for the first slice.
 //
 // The cost model is exact and deterministic: every instruction of the
-// original code costs 1 unit, including block, loop, if, else and end,
-// except instructions that can never run because they follow an
+// original code costs 1 unit, if and else included, except block, loop
+// and end, which only mark where branches go and compile to no machine
+// code, and instructions that can never run because they follow an
 // unconditional branch (br, br_table, return, return_call,
-// return_call_indirect, unreachable) in the same block. Code is split into
+// return_call_indirect, unreachable) in the same block. A loop still pays
+// at least 1 an iteration (the branch back) and a call at least 1 (the
+// call), so fuel bounds every run. Labels are free because compilers
+// nest them deeply: Go's wasm backend opens each function that switches
+// between its blocks with one block per resume point (2,147 in GoAWK's
+// interpreter) before a br_table, and every jump inside the function
+// passes them; counting them made fuel overstate Go code about fivefold.
+// Code is split into
 // regions that start at the function's entry and right after every loop,
 // if, else and end (other than the function's last end); a region ends at
 // the next such instruction or at an unconditional branch, which belongs
@@ -42,9 +50,8 @@
 //	(loop (local.set 0 (i32.sub (local.get 0) (i32.const 1)))
 //	      (br_if 0 (local.get 0)))
 //
-// costs 1 at entry (the loop instruction), 7 per iteration (local.get,
-// i32.const, i32.sub, local.set, local.get, br_if, end) and 1 for the
-// function's final end, charged with the entry: 7n+2 for n iterations.
+// costs 6 per iteration (local.get, i32.const, i32.sub, local.set,
+// local.get, br_if): 6n for n iterations.
 //
 // Functions that contain a loop keep the balance in a new i64 local
 // instead (a register in the hot loop): they load it from the global at

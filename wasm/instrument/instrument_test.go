@@ -208,21 +208,22 @@ func TestExactFuel(t *testing.T) {
 			}
 		}
 	}
-	// count(n): entry region [loop] = 1, loop body region = 7 per
-	// iteration, final region [end] = 1.
+	// count(n): the loop body region = 6 per iteration; the loop and the
+	// ends are free.
 	for _, n := range []int32{1, 2, 10, 1000, 100000} {
-		if got, want := fuelUsed(t, h, mod, call("count", i32(n))), int64(7*n+2); got != want {
+		if got, want := fuelUsed(t, h, mod, call("count", i32(n))), int64(6*n); got != want {
 			t.Errorf("count(%d) used %d fuel, want %d", n, got, want)
 		}
 	}
 	// fib(n): entry region = 4 (local.get, i32.const, i32.lt_u, if); then
-	// arm = 2 (local.get, else); else arm = 10; final end = 1.
+	// arm = 2 (local.get, else); else arm = 9 (two calls and what they
+	// take, i32.add; the ends are free).
 	var fibFuel func(n int32) int64
 	fibFuel = func(n int32) int64 {
 		if n < 2 {
-			return 7
+			return 6
 		}
-		return 15 + fibFuel(n-1) + fibFuel(n-2)
+		return 13 + fibFuel(n-1) + fibFuel(n-2)
 	}
 	for _, n := range []int32{0, 1, 2, 5, 15, 20} {
 		if got, want := fuelUsed(t, h, mod, call("fib", i32(n))), fibFuel(n); got != want {
@@ -550,18 +551,23 @@ func TestMergedRegions(t *testing.T) {
 		})
 	}
 	for x := int32(0); x < 8; x++ {
-		want := int64(8 + 9 + 10 + 2)
+		// $a 6, the if 4 and an arm (then 5 with its else, else 4), the
+		// inner if 4 and then br 1 or the code after it 4, the result 1.
+		want := int64(6 + 4 + 4 + 4 + 4 + 1)
+		if x&2 != 0 {
+			want++
+		}
 		if x&4 != 0 {
-			want = 8 + 9 + 6 + 2
+			want -= 3
 		}
 		if got := run("paths", x); got != want {
 			t.Errorf("paths(%d) used %d fuel, want %d", x, got, want)
 		}
 	}
 	for _, n := range []int32{1, 5, 6, 100} {
-		want := 9*int64(n) + 11
+		want := 8*int64(n) + 7
 		if n > 5 {
-			want = 9*int64(n) + 8
+			want = 8*int64(n) + 6
 		}
 		if got := run("loopret", n); got != want {
 			t.Errorf("loopret(%d) used %d fuel, want %d", n, got, want)

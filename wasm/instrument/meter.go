@@ -126,7 +126,7 @@ func meterCode(m *binary.Module, nImp, fuelIdx uint32, grows []bool) error {
 			if err := r.Next(&in); err != nil {
 				return err
 			}
-			if region >= 0 {
+			if region >= 0 && !isLabel(in.Op) {
 				cost++
 			}
 			switch in.Op {
@@ -399,4 +399,11 @@ func (e *emitter) charge(b []byte, cost uint32, entry, check bool) []byte {
 	b = e.op(b, binary.OpLocalGet, e.local)
 	b = e.op(b, binary.OpCall, e.refuel)
 	return append(e.op(b, binary.OpLocalSet, e.local), byte(binary.OpEnd))
+}
+
+// isLabel reports whether op only marks a place branches go to: block,
+// loop and end compile to no machine code on any engine, so they cost no
+// fuel (see the package doc).
+func isLabel(op binary.Opcode) bool {
+	return op == binary.OpBlock || op == binary.OpLoop || op == binary.OpEnd
 }

@@ -383,9 +383,9 @@ func TestCallingConventions(t *testing.T) {
 // instrument's cost model (the function is the same as its test's).
 func fibGas(n int) uint64 {
 	if n < 2 {
-		return 7
+		return 6
 	}
-	return 15 + fibGas(n-1) + fibGas(n-2)
+	return 13 + fibGas(n-1) + fibGas(n-2)
 }
 
 func TestGas(t *testing.T) {

@@ -5,7 +5,7 @@
   ;; Regions with a charge of their own: the entry (which also pays for
   ;; the code after $a, after the if and after $out), the then and else
   ;; arms, the arm with br $out, and the code after that if (which br $out
-  ;; skips). fuel = 8 + 9 + (x&4 ? 6 : 10) + 2.
+  ;; skips). fuel = 6 + 4 + (x&2 ? 5 : 4) + 4 + (x&4 ? 1 : 4) + 1.
   (func $paths (export "paths") (param $x i32) (result i32)
     (local $r i32)
     (block $a
@@ -22,7 +22,7 @@
 
   ;; A loop left only through its end, then a return from inside a block:
   ;; the code after that block has a region of its own.
-  ;; fuel = 9n + (n > 5 ? 8 : 11) for n >= 1
+  ;; fuel = 8n + (n > 5 ? 6 : 7) for n >= 1
   (func $loopret (export "loopret") (param $n i32) (result i32)
     (local $i i32)
     (loop $l

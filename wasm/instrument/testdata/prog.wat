@@ -20,7 +20,7 @@
       (else (i32.add (call $fib (i32.sub (local.get $n) (i32.const 1)))
                      (call $fib (i32.sub (local.get $n) (i32.const 2)))))))
 
-  ;; fuel(n) = 7n + 2 for n >= 1
+  ;; fuel(n) = 6n for n >= 1
   (func $count (export "count") (param $n i32)
     (loop $l
       (local.set $n (i32.sub (local.get $n) (i32.const 1)))

@@ -32,6 +32,6 @@ func Example() {
 	r = in.Execute(ctx, "missing", nil)
 	fmt.Println(r.Error.Code)
 	// Output:
-	// sandbox-0 true 42 4
+	// sandbox-0 true 42 3
 	// INVALID_ARGUMENT
 }
