@@ -102,7 +102,7 @@ func benchJSON(records []byte) []byte {
 
 // benchTree writes 10,000 small files in 100 directories under t, through
 // write (the sandbox's or the host's), for find and tar.
-func benchTree(b *testing.B, mkdir func(string) error, write func(string, []byte) error) {
+func benchTree(b testing.TB, mkdir func(string) error, write func(string, []byte) error) {
 	for i := range 100 {
 		d := fmt.Sprintf("t/d%02d", i)
 		if err := mkdir(d); err != nil {

@@ -57,6 +57,34 @@ func TestPreinitImages(t *testing.T) {
 	}
 }
 
+// TestPreinitFindStaysInImage checks that find walks 10,000 files in
+// its image's memory, without memory.grow: a grown memory cannot be
+// recycled by the JS engine, whose fresh pages then cost a fault each.
+func TestPreinitFindStaysInImage(t *testing.T) {
+	if !guest.Preinit() || os.Getenv("WASMSAND_TOOLS_DIR") != "" {
+		t.Skip("tools are not built here with pre-initialisation")
+	}
+	bin, err := os.ReadFile(filepath.Join(guesttest.Dir(t), "findutils.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := binary.Decode(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	initial := int64(m.Memories[0].Min) << 16
+	sb := newTest(t, Options{})
+	benchTree(t, func(d string) error { return sb.Mkdir("/home/user/"+d, 0o755) },
+		func(f string, c []byte) error { return sb.WriteFile("/home/user/"+f, c, 0o644) })
+	for _, cmd := range []string{"find t -name '*7*' -type f > /dev/null", "find t > /dev/null", "find t -type d > /dev/null"} {
+		res := run(t, sb, cmd)
+		t.Logf("%s: %d fuel, peak memory %d bytes (image %d)", cmd, res.Metrics.FuelUsed, res.Metrics.PeakMemoryBytes, initial)
+		if res.ExitCode != 0 || res.Metrics.PeakMemoryBytes != initial {
+			t.Errorf("%s: status %d, peak memory %d bytes, want 0 and the image's %d (no memory.grow)", cmd, res.ExitCode, res.Metrics.PeakMemoryBytes, initial)
+		}
+	}
+}
+
 // TestPreinitProcessState checks that processes started from the same
 // image each see their own arguments, environment, working directory,
 // standard input and random numbers, as processes of a plain command do.

@@ -513,7 +513,8 @@ func (h *File) SetTimes(atime, mtime *time.Time) error {
 }
 
 // ReadDir lists the open directory like FS.ReadDir (ENOTDIR if the file is
-// not a directory). A removed directory lists as empty.
+// not a directory). A removed directory lists as empty. The list is
+// shared (the directory's kept listing): callers must not modify it.
 func (h *File) ReadDir() ([]DirEntry, error) {
 	if h.closed.Load() {
 		return nil, EBADF

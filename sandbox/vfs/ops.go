@@ -60,7 +60,7 @@ func (f *FS) checkCreate(dir *inode) Errno {
 func (f *FS) create(dir *inode, name string, t FileType, perm fs.FileMode) *inode {
 	now := f.nowNano()
 	n := f.newInode(t, unixPerm(perm), now)
-	dir.entries[name] = n
+	dir.setEntry(name, n)
 	dir.mtime, dir.ctime = now, now
 	if t == TypeDir {
 		n.nlink = 2
@@ -197,7 +197,7 @@ func (f *FS) rmdir(base Ino, path string) Errno {
 		return EACCES
 	}
 	now := f.nowNano()
-	delete(w.dir.entries, w.name)
+	w.dir.removeEntry(w.name)
 	w.dir.nlink--
 	w.dir.mtime, w.dir.ctime = now, now
 	n.nlink = 0
@@ -234,7 +234,7 @@ func (f *FS) unlink(base Ino, path string) Errno {
 		return EACCES
 	}
 	now := f.nowNano()
-	delete(w.dir.entries, w.name)
+	w.dir.removeEntry(w.name)
 	w.dir.mtime, w.dir.ctime = now, now
 	n.nlink--
 	n.ctime = now
@@ -310,7 +310,7 @@ func (f *FS) rename(oldBase Ino, oldPath string, newBase Ino, newPath string) Er
 	}
 	now := f.nowNano()
 	if dst != nil {
-		delete(nw.dir.entries, nw.name)
+		nw.dir.removeEntry(nw.name)
 		if dst.typ == TypeDir {
 			dst.nlink = 0
 			dst.parent = nil
@@ -321,8 +321,8 @@ func (f *FS) rename(oldBase Ino, oldPath string, newBase Ino, newPath string) Er
 		dst.ctime = now
 		f.maybeFree(dst)
 	}
-	delete(ow.dir.entries, ow.name)
-	nw.dir.entries[nw.name] = src
+	ow.dir.removeEntry(ow.name)
+	nw.dir.setEntry(nw.name, src)
 	if src.typ == TypeDir && ow.dir != nw.dir {
 		ow.dir.nlink--
 		nw.dir.nlink++
@@ -368,7 +368,7 @@ func (f *FS) link(oldBase Ino, oldPath string, newBase Ino, newPath string) Errn
 		return EACCES
 	}
 	now := f.nowNano()
-	nw.dir.entries[nw.name] = src
+	nw.dir.setEntry(nw.name, src)
 	nw.dir.mtime, nw.dir.ctime = now, now
 	src.nlink++
 	src.ctime = now
@@ -556,7 +556,7 @@ func (f *FS) truncate(n *inode, size int64) Errno {
 }
 
 // ReadDir returns the entries of directory path sorted by name, without
-// "." and "..".
+// "." and "..". The list is the caller's.
 func (f *FS) ReadDir(base Ino, path string) ([]DirEntry, error) {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
@@ -575,16 +575,41 @@ func (f *FS) ReadDir(base Ino, path string) ([]DirEntry, error) {
 		list, e := f.hostReadDir(n)
 		return list, pathErr("readdir", path, e)
 	}
-	return n.dirEntries(), nil
+	return slices.Clone(n.dirEntries()), nil
 }
 
-// dirEntries lists a directory sorted by name. f.mu is held.
+// maxListing is the most entries of a directory whose sorted listing is
+// kept (32 bytes an entry, the names shared with the directory): a larger
+// directory is sorted again on each listing rather than held twice.
+const maxListing = 4096
+
+// setEntry makes name in directory n refer to c. f.mu is held for writing.
+func (n *inode) setEntry(name string, c *inode) {
+	n.entries[name] = c
+	n.listing.Store(nil)
+}
+
+// removeEntry removes name from directory n. f.mu is held for writing.
+func (n *inode) removeEntry(name string) {
+	delete(n.entries, name)
+	n.listing.Store(nil)
+}
+
+// dirEntries lists a directory sorted by name. f.mu is held, for reading
+// at least. The list is shared and kept until the directory changes:
+// callers must not modify it.
 func (n *inode) dirEntries() []DirEntry {
+	if l := n.listing.Load(); l != nil {
+		return *l
+	}
 	list := make([]DirEntry, 0, len(n.entries))
 	for name, c := range n.entries {
 		list = append(list, DirEntry{Name: name, Ino: c.ino, Type: c.typ})
 	}
 	slices.SortFunc(list, func(a, b DirEntry) int { return strings.Compare(a.Name, b.Name) })
+	if len(list) <= maxListing {
+		n.listing.Store(&list)
+	}
 	return list
 }
 

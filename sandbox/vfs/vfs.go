@@ -231,7 +231,12 @@ type inode struct {
 	chunks []*chunk // regular: data; see data.go
 
 	entries map[string]*inode // directory
-	parent  *inode            // directory: its ".."
+	// listing is the directory's entries sorted by name, made by the
+	// first listing after a change and dropped by the next change
+	// (setEntry, removeEntry): nil until then, and for a directory too
+	// large to list twice (maxListing). It is immutable once stored.
+	listing atomic.Pointer[[]DirEntry]
+	parent  *inode // directory: its ".."
 
 	target string // symlink
 
@@ -425,6 +430,7 @@ func (f *FS) Clone() *FS {
 		for name, child := range n.entries {
 			m.entries[name] = &block[child.cloneAt]
 		}
+		m.listing.Store(n.listing.Load()) // the same names and inode numbers
 	}
 	return c
 }

@@ -1112,6 +1112,67 @@ func TestReaddir(t *testing.T) {
 	}
 }
 
+// TestReaddirChangesBetweenCalls checks that a guest reading a directory
+// in several fd_readdir calls while it changes resumes its cookies in the
+// listing it started (the VFS keeps a directory's sorted listing and must
+// not change it under a reader), and that cookie 0 then lists anew, in
+// this and in a second descriptor of the same directory.
+func TestReaddirChangesBetweenCalls(t *testing.T) {
+	h := newHost(t, Config{})
+	for _, name := range []string{"a", "b", "c", "d"} {
+		if err := h.fs.WriteFile("/tmp/"+name, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(fd uint32, cookie uint64, size uint32) []string {
+		h.must("fd_readdir", uint64(fd), aData, uint64(size), cookie, aResult)
+		b := h.mem.b[aData : aData+h.u32(aResult)]
+		var out []string
+		for len(b) >= sizeDirent {
+			nl := int(binary.LittleEndian.Uint32(b[16:]))
+			if len(b) < sizeDirent+nl {
+				break
+			}
+			out = append(out, string(b[sizeDirent:sizeDirent+nl]))
+			b = b[sizeDirent+nl:]
+		}
+		return out
+	}
+	fd := h.mustOpen("tmp", oflagDirectory, rightFdReaddir, 0)
+	other := h.mustOpen("tmp", oflagDirectory, rightFdReaddir, 0)
+	if got := strings.Join(names(other, 0, 4096), " "); got != ". .. a b c d" {
+		t.Fatalf("first listing: %s", got)
+	}
+	// ".", "..", "a" and "b" (the names are one byte), then changes.
+	if got := strings.Join(names(fd, 0, 4*(sizeDirent+2)), " "); got != ". .. a b" {
+		t.Fatalf("first part: %s", got)
+	}
+	if err := h.fs.Unlink(vfs.RootIno, "/tmp/c"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.fs.Rename(vfs.RootIno, "/tmp/a", vfs.RootIno, "/tmp/e"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.fs.WriteFile("/tmp/0", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(names(fd, 4, 4096), " "); got != "c d" {
+		t.Errorf("resumed after changes: %s, want the rest of the listing it started, c d", got)
+	}
+	for _, d := range []uint32{fd, other} {
+		if got := strings.Join(names(d, 0, 4096), " "); got != ". .. 0 b d e" {
+			t.Errorf("cookie 0 after changes (fd %d): %s", d, got)
+		}
+	}
+	// A change to the file inside leaves the listing as it is.
+	if err := h.fs.WriteFile("/tmp/b", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(names(fd, 0, 4096), " "); got != ". .. 0 b d e" {
+		t.Errorf("after writing a file: %s", got)
+	}
+}
+
 func TestRenumber(t *testing.T) {
 	var out bytes.Buffer
 	h := newHost(t, Config{Stdout: &out})

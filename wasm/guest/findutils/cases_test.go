@@ -14,6 +14,10 @@ var cases = []dcase{
 	// A directory whose listing takes several reads, with a long name.
 	b(o(`mkdir m; for i in $(seq 1500); do : > m/a_rather_long_file_name_$i; done; : > m/$(printf '%0200d' 7)
 find m -name '*7*' | wc -l; find m -type f | wc -l; find m/ -name '*_15*' -printf '%f %h %d\n' | sort`)),
+	// -exec and -execdir batches keep names from directories find has
+	// left, here siblings whose listings share find's buffers.
+	b(so(`mkdir -p w/a w/b w/c/d; for f in w/a/f1 w/a/f2 w/b/f3 w/c/f4 w/c/d/f5 w/c/f6; do echo $f > $f; done
+find w -type f -exec cat {} +; find w -type f -execdir ls -d {} +; find w -depth -type d -execdir ls -d {} +`)),
 	b(so(`find t -name '*.txt'`)),
 	b(so(`find t -iname '*.txt'`)),
 	so(`find t -name '[ab]*'`),

@@ -4,17 +4,16 @@ package find
 
 import "os"
 
-// readDirents reads dir through os.
-func readDirents(dir string) ([]dirent, error) {
+// readDirents reads dir through os into l.
+func readDirents(dir string, l *listing) error {
 	d, err := os.Open(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer d.Close()
 	list, err := d.ReadDir(-1)
-	ents := make([]dirent, len(list))
-	for i, e := range list {
-		ents[i] = dirent{name: e.Name(), typ: e.Type()}
+	for _, e := range list {
+		l.ents = append(l.ents, dirent{name: e.Name(), typ: e.Type()})
 	}
-	return ents, err
+	return err
 }

@@ -4,7 +4,6 @@ package find
 
 import (
 	"io/fs"
-	"os"
 	"syscall"
 )
 
@@ -15,33 +14,34 @@ import (
 // the JS engine then cannot recycle.
 var direntBuf []byte
 
-// readDirents reads dir with fd_readdir itself: os.File.ReadDir allocates
-// two objects and a string per entry, and asks again for an empty read at
-// the end of every directory. Here the names of one read share one string,
-// and a read that does not fill the buffer is the last (WASI says so).
-func readDirents(dir string) ([]dirent, error) {
-	d, err := os.Open(dir)
+// readDirents reads dir into l with fd_readdir itself: os.File.ReadDir
+// allocates two objects and a string per entry, and asks again for an
+// empty read at the end of every directory. Here the names go to l's
+// buffer, and a read that does not fill the buffer is the last (WASI says
+// so). The directory is opened with syscall.Open, which unlike os.Open
+// allocates no File.
+func readDirents(dir string, l *listing) error {
+	fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
-		return nil, err
+		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	defer d.Close()
-	fd := int(d.Fd())
+	defer syscall.Close(fd)
+	defer l.nameEntries()
 	if direntBuf == nil {
 		direntBuf = make([]byte, 16<<10)
 	}
-	var ents []dirent
 	var cookie uint64
 	for {
 		n, err := syscall.ReadDir(fd, direntBuf, cookie)
 		if err != nil {
-			return ents, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+			return &fs.PathError{Op: "readdirent", Path: dir, Err: err}
 		}
 		if n == 0 {
-			return ents, nil
+			return nil
 		}
 		// A record is d_next (8 bytes), d_ino (8), d_namlen (4), d_type (1),
 		// three bytes of padding, and the name; the last may be cut short.
-		recs := string(direntBuf[:n])
+		recs := direntBuf[:n]
 		whole := false
 		for len(recs) >= sizeDirent {
 			namlen := uint64(le32(recs[16:]))
@@ -53,17 +53,41 @@ func readDirents(dir string) ([]dirent, error) {
 			name := recs[sizeDirent : sizeDirent+int(namlen)]
 			recs = recs[sizeDirent+int(namlen):]
 			whole = true
-			if name == "." || name == ".." {
+			if isDots(name) {
 				continue
 			}
-			ents = append(ents, dirent{name: name, typ: direntType(typ)})
+			l.addName(name, direntType(typ))
 		}
 		switch {
 		case n < len(direntBuf):
-			return ents, nil
+			return nil
 		case !whole:
 			direntBuf = make([]byte, 2*len(direntBuf))
 		}
+	}
+}
+
+// isDots reports whether name is "." or "..".
+func isDots(name []byte) bool {
+	return len(name) == 1 && name[0] == '.' || len(name) == 2 && name[0] == '.' && name[1] == '.'
+}
+
+// addName records an entry whose name is not yet set: nameEntries sets
+// the names once the directory is read (names may move as it grows).
+func (l *listing) addName(name []byte, typ fs.FileMode) {
+	l.names = append(l.names, name...)
+	l.ends = append(l.ends, len(l.names))
+	l.ents = append(l.ents, dirent{typ: typ})
+}
+
+// nameEntries points the names of the entries added by addName into
+// l.names.
+func (l *listing) nameEntries() {
+	all := bytesString(l.names)
+	start := 0
+	for i, end := range l.ends {
+		l.ents[i].name = all[start:end]
+		start = end
 	}
 }
 
@@ -90,6 +114,6 @@ func direntType(t byte) fs.FileMode {
 }
 
 // le32 reads a little-endian uint32 at the start of s.
-func le32(s string) uint32 {
+func le32(s []byte) uint32 {
 	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }

@@ -84,8 +84,11 @@ func (n *execNode) eval(f *file) bool {
 		if len(n.pending) > 0 && n.size+len(name)+1 > maxBatch {
 			n.flush()
 		}
-		n.dir = dir
-		n.pending = append(n.pending, name)
+		// The batch outlives the directory whose listing holds the names.
+		if n.dir != dir {
+			n.dir = strings.Clone(dir)
+		}
+		n.pending = append(n.pending, strings.Clone(name))
 		n.size += len(name) + 1
 		return true
 	}

@@ -71,9 +71,11 @@ type finder struct {
 	now      time.Time
 	execs    []*execNode // -exec ... + batches to flush at the end
 	files    map[string]*os.File
+	listings []*listing // the directories being walked, by depth
 }
 
-// file is the file being examined.
+// file is the file being examined. Its path and base name are valid while
+// find is in its directory (see listing): clone them to keep them longer.
 type file struct {
 	path string // as printed
 	// base is the base name, a suffix of path, for files found in a
@@ -329,15 +331,15 @@ func (fd *finder) walk(f *file, ancestors []fs.FileInfo) {
 		}
 	}
 	if isDir && !f.prune && (fd.maxDepth < 0 || f.depth < fd.maxDepth) {
-		ents, err := readDir(f.path)
-		if err != nil {
+		l := fd.listingAt(f.depth)
+		if err := readDir(f.path, l); err != nil {
 			fd.errorf("%s: %s", quote(f.path), tool.Strerror(err))
 		}
 		anc := ancestors
 		if fi != nil {
 			anc = append(ancestors, fi)
 		}
-		kids := fd.children(f, ents)
+		kids := fd.children(f, l)
 		for i := range kids {
 			child := &kids[i]
 			if fd.xdev {

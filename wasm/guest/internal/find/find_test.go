@@ -148,13 +148,13 @@ func TestReadDirChildren(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ents, err := readDir(dir)
-	if err != nil {
+	var l listing
+	if err := readDir(dir, &l); err != nil {
 		t.Fatal(err)
 	}
 	fd := &finder{}
 	for _, parent := range []string{dir, dir + "/"} {
-		kids := fd.children(&file{path: parent, start: parent, depth: 2}, ents)
+		kids := fd.children(&file{path: parent, start: parent, depth: 2}, &l)
 		var got []string
 		for _, k := range kids {
 			if k.depth != 3 || k.start != parent || k.f != fd {
