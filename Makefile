@@ -6,6 +6,7 @@
 #   make package build/npm and the npm package tarball
 #   make cguests python3, sqlite3, wat2wasm (C, from Debian sources) into build/tools
 #   make bench   benchmarks
+#   make pgo     profile the guest tools into wasm/guest/*/default.pgo (see RATIONALE.md)
 
 GO      ?= go
 BUILD   := build
@@ -14,7 +15,7 @@ GOTEST_FLAGS ?= -timeout 30m
 
 VERSION ?= 0.1.0
 
-.PHONY: all build tools cli demo repl run test vet staticcheck bench package clean cguests
+.PHONY: all build tools cli demo repl run test vet staticcheck bench package clean cguests pgo
 
 all: build
 
@@ -75,6 +76,13 @@ $(NODE):
 bench: cli package $(NODE)
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./sandbox ./wasm/instrument ./wasm/wazeroengine ./wasm/modsandbox/...
 	$(NODE) e2e/bench/bench.mjs
+
+# CPU profiles of the guest tools' workloads, written as default.pgo
+# beside each profiled module for go build's profile-guided optimisation.
+# None is committed: see RATIONALE.md, "Why the Go tools are built
+# without profile-guided optimisation".
+pgo:
+	$(GO) run ./wasm/guest/cmd/mkpgo
 
 clean:
 	rm -rf $(BUILD)

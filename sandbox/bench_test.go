@@ -87,19 +87,6 @@ var toolCases = []struct{ name, cmd string }{
 	{"yes-head", "yes | head -1"},
 }
 
-// benchJSON turns records into 20,000 JSON objects, one a line, for jq.
-func benchJSON(records []byte) []byte {
-	var b bytes.Buffer
-	for i, line := range bytes.Split(records, []byte("\n")) {
-		f := bytes.Fields(line)
-		if i == 20000 || len(f) < 4 {
-			break
-		}
-		fmt.Fprintf(&b, `{"date":%q,"region":%q,"amount":%s,"code":%q}`+"\n", f[0], f[1], f[2], f[3])
-	}
-	return b.Bytes()
-}
-
 // benchTree writes 10,000 small files in 100 directories under t, through
 // write (the sandbox's or the host's), for find and tar.
 func benchTree(b testing.TB, mkdir func(string) error, write func(string, []byte) error) {
@@ -124,7 +111,7 @@ func benchTree(b testing.TB, mkdir func(string) error, write func(string, []byte
 func BenchmarkTools(b *testing.B) {
 	data := guesttest.Records(200000)
 	sb := newTest(b, Options{})
-	js := benchJSON(data)
+	js := guesttest.JSONRecords(data, 20000)
 	dir := b.TempDir()
 	for name, content := range map[string][]byte{"d": data, "j": js} {
 		if err := sb.WriteFile("/home/user/"+name, content, 0o644); err != nil {

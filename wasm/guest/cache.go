@@ -191,8 +191,8 @@ func findSources() (string, error) {
 	return filepath.Join(info.Dir, "wasm", "guest"), nil
 }
 
-// sourceHash hashes every Go file and go.mod/go.sum that the guest build
-// depends on, plus the Go version.
+// sourceHash hashes every Go file, profile (default.pgo) and go.mod/go.sum
+// that the guest build depends on, plus the Go version.
 func sourceHash(src string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintln(h, runtime.Version(), Preinit())
@@ -203,8 +203,9 @@ func sourceHash(src string) (string, error) {
 			if err != nil {
 				return err
 			}
-			// Embedded sources (the js module's prelude) count as well.
-			if !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".js") && !strings.Contains(p, "testdata")) {
+			// Embedded sources (the js module's prelude) count as well,
+			// and so do the profiles go build optimises by (default.pgo).
+			if !d.IsDir() && (strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, ".js") && !strings.Contains(p, "testdata") || filepath.Base(p) == "default.pgo") {
 				files = append(files, p)
 			}
 			return nil

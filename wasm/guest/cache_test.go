@@ -44,3 +44,48 @@ func TestRemoveStale(t *testing.T) {
 		t.Errorf("left %s, want %s", got, want)
 	}
 }
+
+// TestSourceHashCountsProfiles checks that a profile go build optimises
+// by (default.pgo in a module's directory) is part of the cache key, so a
+// new profile rebuilds the tools.
+func TestSourceHashCountsProfiles(t *testing.T) {
+	root := t.TempDir()
+	src := filepath.Join(root, "wasm", "guest")
+	for _, d := range []string{filepath.Join(src, "awk"), filepath.Join(root, "wasm", "preinit"), filepath.Join(root, "wasm", "binary")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "go.mod"), "module example.com/m\n")
+	write(filepath.Join(src, "awk", "main.go"), "package main\n")
+	hash := func() string {
+		t.Helper()
+		h, err := sourceHash(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	before := hash()
+	write(filepath.Join(src, "awk", "default.pgo"), "profile 1")
+	withProfile := hash()
+	if withProfile == before {
+		t.Error("adding awk/default.pgo left the source hash unchanged")
+	}
+	write(filepath.Join(src, "awk", "default.pgo"), "profile 2")
+	changed := hash()
+	if changed == withProfile {
+		t.Error("changing awk/default.pgo left the source hash unchanged")
+	}
+	// Other files beside the sources are not inputs of the build.
+	write(filepath.Join(src, "awk", "notes.pgo.txt"), "not a source")
+	if hash() != changed {
+		t.Error("a file that is neither a source nor default.pgo changed the source hash")
+	}
+}

@@ -71,3 +71,19 @@ func Records(n int) []byte {
 	}
 	return b.Bytes()
 }
+
+// JSONRecords turns the first n lines of records (as Records makes them)
+// into JSON objects, one a line, the data of jq's benchmark:
+//
+//	{"date":"2024-03-17","region":"north","amount":48213,"code":"K7Q2"}
+func JSONRecords(records []byte, n int) []byte {
+	var b bytes.Buffer
+	for i, line := range bytes.Split(records, []byte("\n")) {
+		f := bytes.Fields(line)
+		if i == n || len(f) < 4 {
+			break
+		}
+		fmt.Fprintf(&b, `{"date":%q,"region":%q,"amount":%s,"code":%q}`+"\n", f[0], f[1], f[2], f[3])
+	}
+	return b.Bytes()
+}
