@@ -333,7 +333,7 @@ func TestScripts(t *testing.T) {
 		// passes it to the interpreter: as typed when it has a slash,
 		// else the path found on $PATH.
 		"./zero.sh":                     "./zero.sh\n",
-		"cd /home && user/zero.sh":      "user/zero.sh\n",
+		"(cd /home && user/zero.sh)":    "user/zero.sh\n",
 		"/home/user/zero.sh":            "/home/user/zero.sh\n",
 		"PATH=/home/user:$PATH zero.sh": "/home/user/zero.sh\n",
 		"./plain.sh":                    "./plain.sh\n",
