@@ -51,6 +51,8 @@ p = subprocess.Popen(["tr", "a-z", "A-Z"], stdin=subprocess.PIPE, stdout=subproc
 out, _ = p.communicate("hello\n")
 print(out, p.returncode, end="")'`, "HELLO\n 0", "", 0},
 		{"os.popen", `python3 -c 'import os; f = os.popen("seq 3 | wc -l"); print(f.read().strip(), f.close())'`, "3 None\n", "", 0},
+		{"sys.executable", `python3 -c 'import sys, subprocess; print(sys.executable); print(subprocess.run([sys.executable, "-c", "print(6*7)"], capture_output=True, text=True).stdout, end="")'`, "/usr/bin/python3\n42\n", "", 0},
+		{"no module names executable", `python3 -m nosuchmodule`, "", "/usr/bin/python3: No module named nosuchmodule\n", 1},
 		{"subprocess", `python3 -c 'import subprocess; print(subprocess.run(["sort"], input="b\na\n", capture_output=True, text=True).stdout, end="")'`, "a\nb\n", "", 0},
 		{"os.system", `python3 -c 'import os, sys; sys.stdout.flush(); print(os.system("exit 7") >> 8)'`, "7\n", "", 0},
 		{"sqlite3 module", `python3 -c 'import sqlite3; print(sqlite3.connect(":memory:").execute("select 2+3").fetchone()[0])'`, "5\n", "", 0},
