@@ -319,6 +319,8 @@ func TestScripts(t *testing.T) {
 	sb.WriteFile("/home/user/s.sh", []byte("#!/bin/bash\necho script $1 $#\n"), 0o755)
 	sb.WriteFile("/home/user/lib.sh", []byte("greet() { echo hello $1; }\n"), 0o644)
 	sb.WriteFile("/home/user/env.sh", []byte("#!/usr/bin/env sh\necho via env\n"), 0o755)
+	sb.WriteFile("/home/user/zero.sh", []byte("#!/bin/bash\necho $0\n"), 0o755)
+	sb.WriteFile("/home/user/plain.sh", []byte("echo $0\n"), 0o755)
 	for cmd, want := range map[string]string{
 		"./s.sh a b":                    "script a 2\n",
 		"sh s.sh x":                     "script x 1\n",
@@ -327,6 +329,14 @@ func TestScripts(t *testing.T) {
 		". ./lib.sh; greet me":          "hello me\n",
 		"./env.sh":                      "via env\n",
 		"echo 'echo from stdin' | bash": "from stdin\n",
+		// $0 is the path the script was run by, as Linux's execve
+		// passes it to the interpreter: as typed when it has a slash,
+		// else the path found on $PATH.
+		"./zero.sh":                     "./zero.sh\n",
+		"(cd /home && user/zero.sh)":    "user/zero.sh\n",
+		"/home/user/zero.sh":            "/home/user/zero.sh\n",
+		"PATH=/home/user:$PATH zero.sh": "/home/user/zero.sh\n",
+		"./plain.sh":                    "./plain.sh\n",
 	} {
 		if res := run(t, sb, cmd); string(res.Stdout) != want {
 			t.Errorf("%q: got %q (exit %d, %q)", cmd, res.Stdout, res.ExitCode, res.Stderr)

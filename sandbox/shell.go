@@ -161,19 +161,31 @@ func (s *Sandbox) execPath(ctx context.Context, hc procIO, p string, args []stri
 		line, _, _ := bytes.Cut(head[2:], []byte("\n"))
 		fields := strings.Fields(string(line))
 		if len(fields) == 0 {
-			return s.runShell(ctx, hc, append([]string{"bash", p}, args[1:]...))
+			return s.runShell(ctx, hc, append([]string{"bash", s.scriptArg(hc.Dir, p, name)}, args[1:]...))
 		}
 		interpPath, rest := fields[0], fields[1:]
 		if path.Base(interpPath) == "env" && len(rest) > 0 {
 			interpPath, rest = rest[0], rest[1:]
 		}
-		newArgs := append(append([]string{interpPath}, rest...), p)
+		newArgs := append(append([]string{interpPath}, rest...), s.scriptArg(hc.Dir, p, name))
 		newArgs = append(newArgs, args[1:]...)
 		return s.execIO(ctx, hc, newArgs)
 	default:
 		// Like bash: a text file without a shebang is a shell script.
-		return s.runShell(ctx, hc, append([]string{"bash", p}, args[1:]...))
+		return s.runShell(ctx, hc, append([]string{"bash", s.scriptArg(hc.Dir, p, name)}, args[1:]...))
 	}
+}
+
+// scriptArg is the script's path as its interpreter receives it: like
+// Linux's execve, the path the program was run by (name, as "./x.py" or
+// "bin/x.py") when name has a slash and leads to p, else p, the path found
+// on $PATH (name without a slash) or the one an argv[0] set by exec -a
+// does not name (bash 5.2 passes the full path then too).
+func (s *Sandbox) scriptArg(dir, p, name string) string {
+	if strings.Contains(name, "/") && s.abs(dir, name) == p {
+		return name
+	}
+	return p
 }
 
 // runTool runs a built-in tool by command name.

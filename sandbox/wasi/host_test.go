@@ -1494,3 +1494,67 @@ func TestScratchIsolation(t *testing.T) {
 		}
 	}
 }
+
+// TestPathBeneathOpenedDir: a directory fd the guest opened is a capability
+// for what lies under it, so ".." may not lead above it and links made
+// through it may not point above it (ENOTCAPABLE, as the WASI testsuite's
+// interesting_paths and symlink_create check), while the preopens, which
+// stand for the root and the working directory, keep POSIX's meaning.
+func TestPathBeneathOpenedDir(t *testing.T) {
+	h := newHost(t, Config{Cwd: "/home/user"})
+	dir, en := h.open(3, "home/user", uint16(oflagDirectory), dirRights, 0)
+	if en != errnoSuccess {
+		t.Fatalf("opening home/user: errno %d", en)
+	}
+	for _, tc := range []struct {
+		dirfd uint32
+		path  string
+		want  errno
+	}{
+		{dir, "f.txt", errnoSuccess},
+		{dir, "./a/../f.txt", errnoNOENT}, // stays beneath; a does not exist
+		{dir, "a/../../user/f.txt", errnoNOTCAPABLE},
+		{dir, "../user/f.txt", errnoNOTCAPABLE},
+		{dir, "..", errnoNOTCAPABLE},
+		{dir, ".//f.txt", errnoSuccess},
+		{4, "../user/f.txt", errnoSuccess},
+		{3, "../etc/motd", errnoSuccess},
+	} {
+		fd, en := h.open(tc.dirfd, tc.path, 0, rightFdRead, 0)
+		if en != tc.want {
+			t.Errorf("path_open(%d, %q): errno %d, want %d", tc.dirfd, tc.path, en, tc.want)
+		}
+		if en == errnoSuccess {
+			h.must("fd_close", uint64(fd))
+		}
+	}
+	ptr, n := h.path(aPath, "../escaped")
+	if en := h.call("path_create_directory", uint64(dir), ptr, n); en != errnoNOTCAPABLE {
+		t.Errorf("path_create_directory above the fd: errno %d, want ENOTCAPABLE", en)
+	}
+
+	// Links made through the opened directory may not point above it;
+	// through a preopen an absolute target is the sandbox's own "/".
+	for _, tc := range []struct {
+		dirfd        uint32
+		target, link string
+		want         errno
+	}{
+		{dir, "/", "l1", errnoNOTCAPABLE},
+		{dir, "/etc/motd", "l2", errnoNOTCAPABLE},
+		{dir, "../other/f.txt", "l3", errnoNOTCAPABLE},
+		{dir, "f.txt", "l4", errnoSuccess},
+		{dir, "./x/../f.txt", "l5", errnoSuccess},
+		{3, "/etc/motd", "tmp/l6", errnoSuccess},
+		{4, "../../etc/motd", "l7", errnoSuccess},
+	} {
+		tp, tn := h.path(aPath, tc.target)
+		lp, ln := h.path(aPath2, tc.link)
+		if en := h.call("path_symlink", tp, tn, uint64(tc.dirfd), lp, ln); en != tc.want {
+			t.Errorf("path_symlink(%q, %d, %q): errno %d, want %d", tc.target, tc.dirfd, tc.link, en, tc.want)
+		}
+	}
+	if target, err := h.fs.Readlink(vfs.RootIno, "/tmp/l6"); err != nil || target != "/etc/motd" {
+		t.Errorf("link through the root preopen: %q, %v", target, err)
+	}
+}

@@ -23,8 +23,7 @@ func readPath(mem wasm.Memory, ptr, n uint32) (string, errno) {
 }
 
 // readTarget reads the target of path_symlink: readPath, but an absolute
-// target is allowed. The sandbox's filesystem is one tree whose root is the
-// sandbox's "/", so "ln -s /etc/motd" means what it says and cannot leave it.
+// target is allowed (see linkLeaves for when it is refused).
 func readTarget(mem wasm.Memory, ptr, n uint32) (string, errno) {
 	b, ok := mem.Read(ptr, n)
 	if !ok {
@@ -42,6 +41,10 @@ func readTarget(mem wasm.Memory, ptr, n uint32) (string, errno) {
 }
 
 // dirPath returns the directory fd entry and the path of a path_* call.
+// A path may not climb above a directory the guest opened itself (ENOTCAPABLE,
+// as the WASI testsuite wants: the fd is a capability for what lies under
+// it). Preopens are exempt: they stand for the root and the working
+// directory, so "../x" from wasi-libc's "." preopen is the POSIX "../x".
 func (p *Process) dirPath(mem wasm.Memory, fd uint32, need uint64, ptr, n uint32) (*fdEntry, string, errno) {
 	e, en := p.getDir(fd, need)
 	if en != errnoSuccess {
@@ -51,7 +54,29 @@ func (p *Process) dirPath(mem wasm.Memory, fd uint32, need uint64, ptr, n uint32
 	if en != errnoSuccess {
 		return nil, "", en
 	}
+	if !e.isPreopen && climbsAbove(path) {
+		return nil, "", errnoNOTCAPABLE
+	}
 	return e, path, errnoSuccess
+}
+
+// climbsAbove reports whether the relative path's ".." components lead
+// above the directory it starts from, read lexically ("a/../.." does,
+// "a/../b" does not).
+func climbsAbove(path string) bool {
+	depth := 0
+	for name := range strings.SplitSeq(path, "/") {
+		switch name {
+		case "", ".":
+		case "..":
+			if depth--; depth < 0 {
+				return true
+			}
+		default:
+			depth++
+		}
+	}
+	return false
 }
 
 func pathCreateDirectory(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {
@@ -321,7 +346,28 @@ func pathSymlink(_ context.Context, p *Process, mem wasm.Memory, s []uint64) err
 	if en != errnoSuccess {
 		return en
 	}
+	if !e.isPreopen && linkLeaves(path, target) {
+		return errnoNOTCAPABLE
+	}
 	return errnoOf(p.fs.Symlink(target, e.ino, path))
+}
+
+// linkLeaves reports whether a symlink made at path (relative to a
+// directory fd) with this target would point above that directory: an
+// absolute target, or ".." climbing past it from the link's own directory.
+// Through a preopen both are allowed, since the root preopen is the
+// sandbox's "/" ("ln -s /etc/motd x" means what it says); through a
+// directory the guest opened, refusing them keeps the fd a capability for
+// what lies under it, as the WASI testsuite's symlink_create checks.
+func linkLeaves(path, target string) bool {
+	if strings.HasPrefix(target, "/") {
+		return true
+	}
+	dir := ""
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		dir = path[:i]
+	}
+	return climbsAbove(dir + "/" + target)
 }
 
 func pathUnlinkFile(_ context.Context, p *Process, mem wasm.Memory, s []uint64) errno {

@@ -36,6 +36,23 @@ func TestPython(t *testing.T) {
 		{"exception", `python3 -c 'raise ValueError("nope")'`, "", "ValueError: nope", 1},
 		{"sys.exit", `python3 -c 'import sys; sys.exit(3)'`, "", "", 3},
 		{"shebang", "printf '#!/usr/bin/env python3\\nprint(\"shebang ok\")\\n' > s.py && chmod +x s.py && ./s.py", "shebang ok\n", "", 0},
+		{"shebang usr/bin argv", "printf '#!/usr/bin/python3\\nimport sys\\nprint(sys.argv)\\n' > t.py && chmod +x t.py && ./t.py a 'b c'", "['./t.py', 'a', 'b c']\n", "", 0},
+		{"shebang on PATH", "mkdir -p bin && printf '#!/usr/bin/env python3\\nimport sys\\nprint(sys.argv[0])\\n' > bin/u.py && chmod +x bin/u.py && PATH=$PWD/bin:$PATH u.py", "/home/user/bin/u.py\n", "", 0},
+		{"subprocess shell check", `python3 -c '
+import subprocess
+print(subprocess.run("echo $((6*7)) | tr 4 x", shell=True, capture_output=True, text=True).stdout, end="")
+try:
+    subprocess.run(["sh", "-c", "echo oops >&2; exit 5"], check=True, capture_output=True)
+except subprocess.CalledProcessError as e:
+    print(e.returncode, e.stderr)'`, "x2\n5 b'oops\\n'\n", "", 0},
+		{"popen pipes text", `python3 -c '
+import subprocess
+p = subprocess.Popen(["tr", "a-z", "A-Z"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+out, _ = p.communicate("hello\n")
+print(out, p.returncode, end="")'`, "HELLO\n 0", "", 0},
+		{"os.popen", `python3 -c 'import os; f = os.popen("seq 3 | wc -l"); print(f.read().strip(), f.close())'`, "3 None\n", "", 0},
+		{"sys.executable", `python3 -c 'import sys, subprocess; print(sys.executable); print(subprocess.run([sys.executable, "-c", "print(6*7)"], capture_output=True, text=True).stdout, end="")'`, "/usr/bin/python3\n42\n", "", 0},
+		{"no module names executable", `python3 -m nosuchmodule`, "", "/usr/bin/python3: No module named nosuchmodule\n", 1},
 		{"subprocess", `python3 -c 'import subprocess; print(subprocess.run(["sort"], input="b\na\n", capture_output=True, text=True).stdout, end="")'`, "a\nb\n", "", 0},
 		{"os.system", `python3 -c 'import os, sys; sys.stdout.flush(); print(os.system("exit 7") >> 8)'`, "7\n", "", 0},
 		{"sqlite3 module", `python3 -c 'import sqlite3; print(sqlite3.connect(":memory:").execute("select 2+3").fetchone()[0])'`, "5\n", "", 0},

@@ -32,6 +32,17 @@ func TestSQLiteCLI(t *testing.T) {
 		`sqlite3 -readonly nothere.db 'select 1'; echo "exit $?"`,
 		`sqlite3 :memory: .nosuch; echo "exit $?"`,
 		`sqlite3 -version | cut -c1-6`,
+		`sqlite3 t.db 'create table t(a, b); insert into t values (1, "x")' && sqlite3 t.db '.mode json' 'select * from t' && sqlite3 t.db '.mode box' 'select * from t' && sqlite3 t.db '.mode csv' '.headers on' 'select * from t'`,
+		`sqlite3 t.db 'create table t(a); insert into t values (1)' && sqlite3 -csv -header t.db 'select a, a*2 as b from t' && sqlite3 t.db '.schema t' && sqlite3 t.db '.tables nope'`,
+		`printf 'x,y
+1,"a,b"
+' > q.csv && sqlite3 d.db '.mode csv' '.import q.csv q' '.mode json' 'select * from q' '.schema q'`,
+		`sqlite3 :memory: '.import missing.csv t'; echo "exit $?"`,
+		`sqlite3 :memory: 'selec 1'; echo "exit $?"`,
+		`echo 'select 1; select * from nope; select 2;' | sqlite3; echo "exit $?"`,
+		`sqlite3 no/such/dir.db 'select 1'; echo "exit $?"`,
+		`sqlite3 -nosuchflag; echo "exit $?"`,
+		`sqlite3 -cmd 'create table c(v)' -cmd 'insert into c values (9)' :memory: 'select v from c'`,
 	}
 	for i, line := range lines {
 		t.Run(line, func(t *testing.T) {
