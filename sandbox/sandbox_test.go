@@ -243,7 +243,9 @@ func TestProcessLimitGuests(t *testing.T) {
 	if res.ExitCode != 0 || string(res.Stdout) != "1\n2\n3\n4\n5\n" {
 		t.Fatalf("3 stages: %+v", res)
 	}
-	res = run(t, sb, "seq 5 | cat | cat | cat")
+	// sleep holds its slot while the later stages start: with seq, a
+	// loaded machine could end the first stage before the fourth began.
+	res = run(t, sb, "sleep 1 | cat | cat | cat")
 	if res.ExitCode == 0 || !strings.Contains(string(res.Stderr), "fork: Resource temporarily unavailable") {
 		t.Fatalf("4 stages with MaxProcesses 3: exit %d stderr %q", res.ExitCode, res.Stderr)
 	}
