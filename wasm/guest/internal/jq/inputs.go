@@ -29,6 +29,10 @@ type inputs struct {
 	done       bool
 	fatal      bool // the last error ends the input (a JSON syntax error)
 	openFailed bool
+
+	// recycle says that nothing holds on to an input value once the next
+	// is asked for, so the decoder may remake it (see decoder.setRecycle).
+	recycle bool
 }
 
 func newInputs(env *tool.Env, files []string, raw, slurp bool) *inputs {
@@ -78,6 +82,9 @@ func (in *inputs) setReader(r io.ReadCloser, name string) {
 	switch {
 	case !in.raw && in.dec == nil:
 		in.dec = newDecoder(r)
+		if in.recycle {
+			in.dec.setRecycle()
+		}
 	case !in.raw:
 		in.dec.reset(r)
 	case in.br == nil:

@@ -386,7 +386,13 @@ func (j *jq) run() int {
 		// so that its message is the one jq gives.
 		single = err == nil
 	}
-	if !single {
+	if single {
+		// The loop asks for the next input once the results of the one
+		// before are printed, and no filter that runs in the loop can keep
+		// a value from one input to the next (see loopable): the decoder
+		// may make each input of the arrays and objects of the one before.
+		j.in.recycle = true
+	} else {
 		prog, err = gojq.Compile(query, opts...)
 	}
 	if err != nil {
@@ -396,7 +402,9 @@ func (j *jq) run() int {
 	}
 	j.enc = encoder{indent: o.indent, tab: o.tab, compact: o.compact || o.indent == 0 && !o.tab, ascii: o.ascii}
 
-	last, produced := any(nil), false
+	// Whether the last result was null or false, for -e: the result itself
+	// is not kept, since the loop may remake an input (see below).
+	falsy, produced := false, false
 	runOne := func(v any) (halt bool, code int) {
 		iter := prog.Run(v, values...)
 		for {
@@ -416,7 +424,7 @@ func (j *jq) run() int {
 			if err := j.print(x); err != nil {
 				return true, j.env.WriteFailed(err)
 			}
-			last, produced = x, true
+			falsy, produced = x == nil || x == false, true
 		}
 	}
 	switch {
@@ -451,7 +459,7 @@ func (j *jq) run() int {
 		switch {
 		case !produced:
 			return exitNoValue
-		case last == nil || last == false:
+		case falsy:
 			return exitFalsy
 		}
 	}
