@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,9 @@ var fixture = map[string]string{
 	"prog.jq":     ".[] | select(.age > 26) | .name\n",
 	"nums.json":   "[3,1,2,10,-4.5,0]",
 	"utf8.json":   `{"emoji":"😀","text":"héllo wörld"}`,
+	"objs.json":   `{"a":[1,{"c":2}],"b":{"d":[3]}} {"a":[4,{"e":5}],"b":{}} {"a":[6,[7]],"b":[8,9,10]} {"a":[],"b":null}`,
+	"wide.json":   `{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10} {"k1":1} {"k9":[1,2]}`,
+	"strs.json":   `{"s":"north","t":"é"} {"s":"nort\u0068","t":"\u00e9"} {"s":"north\n","t":"é"} {"s":"` + strings.Repeat("long ", 10) + `","t":"😀"} {"s":"` + strings.Repeat("long ", 10) + `","t":"\ud83d\ude00"}`,
 }
 
 func setupFixture(t testing.TB, dir string) {
@@ -226,6 +230,16 @@ var diffCases = []difftest.Case{
 	{Script: "printf '1 2' | jq -c 'def f: . * 10; f, (try error(.) catch . + 1)'"},
 	{Script: "printf 'ab\\ncd\\n' | jq -R 'ascii_upcase, length'"},
 	{Script: "jq -c '.[] | {name}' users.json stream.json 2>/dev/null; echo end"},
+	// Each input is made of the arrays and objects of the one before
+	// (the loop recycles them): results that hold them, nested or whole.
+	{Script: "jq -c '., .a, .a[1], {x: ., y: .b}, to_entries' objs.json"},
+	{Script: "jq -c 'if .a[0] == 4 then error(.) else .b end' objs.json 2>/dev/null; echo end"},
+	{Script: "jq -e -c '.b' objs.json; echo $?"},
+	{Script: "jq -c 'length, .k9' wide.json"},
+	// Strings that recur across inputs (the decoder's string cache),
+	// escaped or not, and longer than it keeps.
+	{Script: "jq -r '.s' strs.json"},
+	{Script: "jq -a -c '[.s, .t]' strs.json"},
 }
 
 func TestDifferentialJQ(t *testing.T) {

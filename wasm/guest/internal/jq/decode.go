@@ -27,19 +27,23 @@ type decoder struct {
 	rerr error // the reader's error, once it returned one
 	err  error // the error that ended the stream
 	tmp  []byte
-	keys map[string]string // object keys seen, so each is allocated once
-	last []string          // the keys last read at each place in an object
+	strs *stringCache // strings made lately, each allocated once
+	last []string     // the keys last read at each place in an object
+
+	// With recycle set, each call of Decode makes its value of the
+	// objects and arrays the value before was made of (see setRecycle).
+	recycle bool
+	objects []map[string]any // the objects made, in the order made
+	arrays  [][]any          // the arrays made, likewise
+	nobj    int              // how many of objects the last value has
+	narr    int              // how many of arrays the last value has
 }
 
 // maxDepth is how deeply arrays and objects may nest, as in encoding/json.
 const maxDepth = 10000
 
-// maxKeys bounds the key table: a stream of objects with ever new keys
-// must not keep them all.
-const maxKeys = 4096
-
 func newDecoder(r io.Reader) *decoder {
-	d := &decoder{buf: make([]byte, 0, 64<<10), keys: map[string]string{}}
+	d := &decoder{buf: make([]byte, 0, 64<<10), strs: new(stringCache)}
 	d.reset(r)
 	return d
 }
@@ -47,6 +51,93 @@ func newDecoder(r io.Reader) *decoder {
 // reset makes d read a new stream from r, keeping its buffers.
 func (d *decoder) reset(r io.Reader) {
 	d.r, d.buf, d.pos, d.base, d.rerr, d.err = r, d.buf[:0], 0, 0, nil, nil
+}
+
+// setRecycle makes each call of Decode remake the objects and arrays of
+// the value it returned before, which saves allocating (and collecting)
+// them again and again over a stream of many small values. Only a caller
+// that no longer holds or shares any part of a value when it asks for the
+// next may set it: that value's objects are emptied and refilled.
+func (d *decoder) setRecycle() { d.recycle = true }
+
+// Limits on what is kept for recycling: past them an object or array is
+// allocated and dropped as usual. Emptying an object costs as much as its
+// capacity, and a map never shrinks: only small ones are kept.
+const (
+	maxRecycled         = 4096 // objects, and arrays, kept
+	maxRecycledKeys     = 8    // keys an object may have to be kept
+	maxRecycledElements = 1024 // elements an array may hold to be kept
+)
+
+// recycleLast empties the objects and arrays of the value last returned,
+// so that the next is made of them.
+func (d *decoder) recycleLast() {
+	for i, m := range d.objects[:d.nobj] {
+		if len(m) > maxRecycledKeys {
+			d.objects[i] = nil
+			continue
+		}
+		clear(m)
+	}
+	for i, a := range d.arrays[:d.narr] {
+		if cap(a) > maxRecycledElements {
+			d.arrays[i] = nil
+			continue
+		}
+		clear(a)
+		d.arrays[i] = a[:0]
+	}
+	d.nobj, d.narr = 0, 0
+}
+
+// newObject returns an empty object for the value being read.
+func (d *decoder) newObject() map[string]any {
+	if !d.recycle {
+		return map[string]any{}
+	}
+	if d.nobj < len(d.objects) {
+		m := d.objects[d.nobj]
+		if m == nil {
+			m = map[string]any{}
+			d.objects[d.nobj] = m
+		}
+		d.nobj++
+		return m
+	}
+	m := map[string]any{}
+	if len(d.objects) < maxRecycled {
+		d.objects = append(d.objects, m)
+		d.nobj++
+	}
+	return m
+}
+
+// newArray returns an empty array for the value being read, and the
+// place to give to doneArray once it is filled (-1 for none).
+func (d *decoder) newArray() ([]any, int) {
+	if !d.recycle {
+		return []any{}, -1
+	}
+	if d.narr < len(d.arrays) {
+		d.narr++
+		if a := d.arrays[d.narr-1]; a != nil {
+			return a, d.narr - 1
+		}
+		return []any{}, d.narr - 1
+	}
+	if len(d.arrays) < maxRecycled {
+		d.arrays = append(d.arrays, nil)
+		d.narr++
+		return []any{}, d.narr - 1
+	}
+	return []any{}, -1
+}
+
+// doneArray records the array a, filled, at place i of d.arrays.
+func (d *decoder) doneArray(a []any, i int) {
+	if i >= 0 {
+		d.arrays[i] = a
+	}
 }
 
 // errShort stops the parse when the input ends inside a value.
@@ -57,6 +148,9 @@ var errShort = io.ErrUnexpectedEOF
 func (d *decoder) Decode() (v any, err error) {
 	if d.err != nil {
 		return nil, d.err
+	}
+	if d.recycle {
+		d.recycleLast()
 	}
 	c, ok := d.skipSpace()
 	if !ok {
@@ -183,7 +277,7 @@ func (d *decoder) object(depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, d.syntax('{', "exceeded max depth")
 	}
-	m := map[string]any{}
+	m := d.newObject()
 	c, ok := d.skipSpace()
 	if !ok {
 		return nil, errShort
@@ -233,7 +327,7 @@ func (d *decoder) array(depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, d.syntax('[', "exceeded max depth")
 	}
-	a := []any{}
+	a, place := d.newArray()
 	c, ok := d.skipSpace()
 	if !ok {
 		return nil, errShort
@@ -252,6 +346,7 @@ func (d *decoder) array(depth int) (any, error) {
 		}
 		switch c {
 		case ']':
+			d.doneArray(a, place)
 			return a, nil
 		case ',':
 			if c, ok = d.skipSpace(); !ok {
@@ -264,11 +359,9 @@ func (d *decoder) array(depth int) (any, error) {
 }
 
 // key reads the object key at place i in its object, its opening quote
-// already read. Keys repeat from object to object: each distinct one is
-// allocated once. Objects of one stream mostly list the same keys in the
+// already read. Objects of one stream mostly list the same keys in the
 // same order, so the key last read at the same place is tried first,
-// which costs a comparison where the table costs a hash (slow under
-// WebAssembly, which has no hashing instructions).
+// which costs a comparison where the string cache costs a hash too.
 func (d *decoder) key(i int) (string, error) {
 	b, err := d.strBytes()
 	if err != nil {
@@ -277,13 +370,7 @@ func (d *decoder) key(i int) (string, error) {
 	if i < len(d.last) && d.last[i] == string(b) {
 		return d.last[i], nil
 	}
-	k, ok := d.keys[string(b)]
-	if !ok {
-		k = string(b)
-		if len(d.keys) < maxKeys {
-			d.keys[k] = k
-		}
-	}
+	k := d.strs.entry(b).s
 	switch {
 	case i < len(d.last):
 		d.last[i] = k
@@ -302,7 +389,49 @@ func (d *decoder) str() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return string(b), nil
+	if len(b) > maxCachedLen {
+		return string(b), nil
+	}
+	e := d.strs.entry(b)
+	if e.v == nil {
+		e.v = e.s
+	}
+	return e.v, nil
+}
+
+// A stringCache holds the strings a decoder made lately, so that one that
+// recurs in the stream (an object key, or a value such as a name, a type
+// or a date) is allocated once and not each time it is read: under
+// WebAssembly an allocation, and the collection that follows it, cost far
+// more than a hash and a comparison. It is direct-mapped: each string has
+// one slot, chosen by a hash of its bytes, and takes it over from the
+// string there, so the cache stays small whatever the stream holds.
+type stringCache [stringCacheSlots]cachedString
+
+// A cachedString is a string and, once it was read as a value, the same
+// string as an any, so that reading it again does not box it again.
+type cachedString struct {
+	s string
+	v any // nil or s
+}
+
+const (
+	stringCacheSlots = 1024 // a power of two
+	maxCachedLen     = 32   // longer strings seldom recur
+)
+
+// entry returns the slot holding the string b, made to hold it if it
+// held another.
+func (c *stringCache) entry(b []byte) *cachedString {
+	h := uint32(2166136261) // FNV-1a
+	for _, x := range b {
+		h = (h ^ uint32(x)) * 16777619
+	}
+	e := &c[(h^h>>16)%stringCacheSlots]
+	if e.s != string(b) {
+		*e = cachedString{s: string(b)}
+	}
+	return e
 }
 
 // strBytes reads a string's contents, its opening quote already read, and

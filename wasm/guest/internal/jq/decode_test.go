@@ -14,7 +14,18 @@ import (
 
 // decodeAll reads every value of the stream with our decoder.
 func decodeAll(r io.Reader) ([]any, error) {
+	return decodeEach(newDecoder(r), func(v any) any { return v })
+}
+
+// decodeRecycled reads every value of the stream with a decoder that
+// remakes each value of the one before, keeping a copy of each.
+func decodeRecycled(r io.Reader) ([]any, error) {
 	d := newDecoder(r)
+	d.setRecycle()
+	return decodeEach(d, deepCopy)
+}
+
+func decodeEach(d *decoder, keep func(any) any) ([]any, error) {
 	var vals []any
 	for {
 		v, err := d.Decode()
@@ -24,8 +35,27 @@ func decodeAll(r io.Reader) ([]any, error) {
 		if err != nil {
 			return vals, err
 		}
-		vals = append(vals, v)
+		vals = append(vals, keep(v))
 	}
+}
+
+// deepCopy returns a copy of v that shares no array or object with it.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case []any:
+		w := make([]any, len(v))
+		for i, x := range v {
+			w[i] = deepCopy(x)
+		}
+		return w
+	case map[string]any:
+		w := make(map[string]any, len(v))
+		for k, x := range v {
+			w[k] = deepCopy(x)
+		}
+		return w
+	}
+	return v
 }
 
 // stdDecodeAll reads every value of the stream with encoding/json. ok is
@@ -72,10 +102,12 @@ func checkAgainstStd(t *testing.T, s string) {
 	if !ok {
 		return
 	}
-	for _, r := range []io.Reader{strings.NewReader(s), iotest.OneByteReader(strings.NewReader(s))} {
-		got, err := decodeAll(r)
-		if !reflect.DeepEqual(got, want) || !sameError(err, wantErr) {
-			t.Fatalf("%q:\n got %#v, %v\nwant %#v, %v", s, got, err, want, wantErr)
+	for _, decode := range []func(io.Reader) ([]any, error){decodeAll, decodeRecycled} {
+		for _, r := range []io.Reader{strings.NewReader(s), iotest.OneByteReader(strings.NewReader(s))} {
+			got, err := decode(r)
+			if !reflect.DeepEqual(got, want) || !sameError(err, wantErr) {
+				t.Fatalf("%q:\n got %#v, %v\nwant %#v, %v", s, got, err, want, wantErr)
+			}
 		}
 	}
 }
@@ -94,6 +126,10 @@ var decodeCases = []string{
 	// Keys at the same places as before, in another order, nested,
 	// escaped, one a prefix of another (see decoder.key).
 	`{"a":1,"b":2} {"a":3,"b":4} {"b":5,"a":6} {"a":{"b":{"a":7}},"ab":8} {"a\u0062":9,"b":1} {"ab":1,"a":2} {"":0,"a":1}`,
+	// Values remade of the arrays and objects before them (see
+	// decoder.setRecycle), of other shapes, and one cut short.
+	`{"a":[1,{"b":2}],"c":{}} [{"a":[]},{"b":[3,4,5]}] {"a":[6],"c":{"d":7}} [] {} [[[8]]] {"a":[9`,
+	`{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9} {"k1":1} {"k2":[1,2,3,4,5,6,7,8,9,10]} [1]`,
 }
 
 func TestDecodeLikeEncodingJSON(t *testing.T) {
@@ -146,4 +182,34 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkAgainstStd(t, s)
 	})
+}
+
+// TestDecodeRecycles checks that with setRecycle a value is made of the
+// object and array of the one before, and that an object too large to
+// keep is not.
+func TestDecodeRecycles(t *testing.T) {
+	big := "{"
+	for i := range maxRecycledKeys + 1 {
+		big += fmt.Sprintf(`"k%d":%d,`, i, i)
+	}
+	big = strings.TrimSuffix(big, ",") + "}"
+	d := newDecoder(strings.NewReader(`[{"a":1}] [{"b":2}] [` + big + `] [{"c":3}]`))
+	d.setRecycle()
+	var objs []uintptr
+	var arrs []uintptr
+	for range 4 {
+		v, err := d.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := v.([]any)
+		arrs = append(arrs, reflect.ValueOf(a).Pointer())
+		objs = append(objs, reflect.ValueOf(a[0]).Pointer())
+	}
+	if arrs[0] != arrs[1] || objs[0] != objs[1] {
+		t.Errorf("the second value is not made of the first's array and object")
+	}
+	if objs[2] != objs[1] || objs[3] == objs[2] {
+		t.Errorf("an object of %d keys was kept for the next value", maxRecycledKeys+1)
+	}
 }

@@ -29,6 +29,10 @@ type inputs struct {
 	done       bool
 	fatal      bool // the last error ends the input (a JSON syntax error)
 	openFailed bool
+
+	// recycle says that nothing holds on to an input value once the next
+	// is asked for, so the decoder may remake it (see decoder.setRecycle).
+	recycle bool
 }
 
 func newInputs(env *tool.Env, files []string, raw, slurp bool) *inputs {
@@ -78,6 +82,9 @@ func (in *inputs) setReader(r io.ReadCloser, name string) {
 	switch {
 	case !in.raw && in.dec == nil:
 		in.dec = newDecoder(r)
+		if in.recycle {
+			in.dec.setRecycle()
+		}
 	case !in.raw:
 		in.dec.reset(r)
 	case in.br == nil:
@@ -87,40 +94,51 @@ func (in *inputs) setReader(r io.ReadCloser, name string) {
 	}
 }
 
-// Next returns the next input value, an error, or false at the end.
+// Next returns the next input value, an error, or false at the end: the
+// iterator behind gojq's input and inputs.
 func (in *inputs) Next() (any, bool) {
+	v, err, ok := in.read()
+	if err != nil {
+		return err, true
+	}
+	return v, ok
+}
+
+// read returns the next input value or an error, or false at the end.
+func (in *inputs) read() (any, error, bool) {
 	if in.done {
-		return nil, false
+		return nil, nil, false
 	}
 	if in.slurp {
 		if in.slurped {
-			return nil, false
+			return nil, nil, false
 		}
 		in.slurped = true
-		return in.slurpAll()
+		v, err := in.slurpAll()
+		return v, err, true
 	}
 	return in.next()
 }
 
-func (in *inputs) next() (any, bool) {
+func (in *inputs) next() (any, error, bool) {
 	for {
 		if in.cur == nil {
 			more, err := in.open()
 			if !more {
 				in.done = true
-				return nil, false
+				return nil, nil, false
 			}
 			if err != nil {
-				return err, true
+				return nil, err, true
 			}
 		}
 		if in.raw {
 			line, err := in.br.ReadString('\n')
 			if len(line) > 0 {
-				return strings.TrimSuffix(line, "\n"), true
+				return strings.TrimSuffix(line, "\n"), nil, true
 			}
 			if err != nil && err != io.EOF {
-				return err, true
+				return nil, err, true
 			}
 			in.cur.Close()
 			in.cur = nil
@@ -128,7 +146,7 @@ func (in *inputs) next() (any, bool) {
 		}
 		v, err := in.dec.Decode()
 		if err == nil {
-			return v, true
+			return v, nil, true
 		}
 		if err == io.EOF {
 			in.cur.Close()
@@ -136,12 +154,12 @@ func (in *inputs) next() (any, bool) {
 			continue
 		}
 		in.done, in.fatal = true, true
-		return jsonError(err), true
+		return nil, jsonError(err), true
 	}
 }
 
 // slurpAll reads every input into one array (or one string with -R).
-func (in *inputs) slurpAll() (any, bool) {
+func (in *inputs) slurpAll() (any, error) {
 	if in.raw {
 		var b strings.Builder
 		for {
@@ -151,25 +169,25 @@ func (in *inputs) slurpAll() (any, bool) {
 					break
 				}
 				if err != nil {
-					return err, true
+					return nil, err
 				}
 			}
 			if _, err := io.Copy(&b, in.br); err != nil {
-				return err, true
+				return nil, err
 			}
 			in.cur.Close()
 			in.cur = nil
 		}
-		return b.String(), true
+		return b.String(), nil
 	}
 	vals := []any{}
 	for {
-		v, ok := in.next()
+		v, err, ok := in.next()
 		if !ok {
-			return vals, true
+			return vals, nil
 		}
-		if err, ok := v.(error); ok {
-			return err, true
+		if err != nil {
+			return nil, err
 		}
 		vals = append(vals, v)
 	}

@@ -329,6 +329,7 @@ type jq struct {
 	enc encoder
 
 	status int // the exit status so far: an error does not stop the inputs
+	taken  int // inputs the loop took (see inputLoop)
 }
 
 func (j *jq) run() int {
@@ -375,18 +376,18 @@ func (j *jq) run() int {
 	single := !o.nullInput && !o.slurp && loopable(o.filter, query)
 	if single {
 		prog, err = gojq.Compile(inputLoop(query), append(opts,
-			gojq.WithIterFunction(loopInputs, 0, 0, func(any, []any) gojq.Iter { return loopIter{j} }),
-			gojq.WithIterFunction(loopError, 0, 0, func(v any, _ []any) gojq.Iter {
-				j.reportValue(v)
-				j.status = exitError
-				return gojq.NewIter[any]()
-			}),
-		)...)
+			gojq.WithIterFunction(loopInputs, 0, 0, func(any, []any) gojq.Iter { return loopIter{j} }))...)
 		// A filter that does not compile is compiled again alone below,
 		// so that its message is the one jq gives.
 		single = err == nil
 	}
-	if !single {
+	if single {
+		// The loop asks for the next input once the results of the one
+		// before are printed, and no filter that runs in the loop can keep
+		// a value from one input to the next (see loopable): the decoder
+		// may make each input of the arrays and objects of the one before.
+		j.in.recycle = true
+	} else {
 		prog, err = gojq.Compile(query, opts...)
 	}
 	if err != nil {
@@ -396,47 +397,64 @@ func (j *jq) run() int {
 	}
 	j.enc = encoder{indent: o.indent, tab: o.tab, compact: o.compact || o.indent == 0 && !o.tab, ascii: o.ascii}
 
-	last, produced := any(nil), false
-	runOne := func(v any) (halt bool, code int) {
+	// Whether the last result was null or false, for -e: the result itself
+	// is not kept, since the loop may remake an input (see below).
+	falsy, produced := false, false
+	// runOne runs the program on v, printing its results, until it ends,
+	// an error ends it (failed) or the whole command must end (halt).
+	runOne := func(v any) (halt bool, code int, failed bool) {
 		iter := prog.Run(v, values...)
 		for {
 			x, ok := iter.Next()
 			if !ok {
-				return false, 0
+				return false, 0, false
 			}
-			if err, ok := x.(error); ok {
+			if err, ok := asError(x); ok {
 				var he *gojq.HaltError
 				if errors.As(err, &he) {
-					return true, j.halt(he)
+					return true, j.halt(he), true
 				}
 				j.reportError(err)
 				j.status = exitError
-				return false, 0
+				return false, 0, true
 			}
 			if err := j.print(x); err != nil {
-				return true, j.env.WriteFailed(err)
+				return true, j.env.WriteFailed(err), true
 			}
-			last, produced = x, true
+			falsy, produced = x == nil || x == false, true
 		}
 	}
 	switch {
-	case o.nullInput || single:
-		if halt, c := runOne(nil); halt {
+	case single:
+		// An error ends the loop's run with the input it came from; the
+		// loop runs again over the inputs after it (see inputLoop).
+		for {
+			taken := j.taken
+			halt, c, failed := runOne(nil)
+			if halt {
+				return c
+			}
+			if !failed || j.taken == taken {
+				break // the end, or an error before any input (none known)
+			}
+		}
+	case o.nullInput:
+		if halt, c, _ := runOne(nil); halt {
 			return c
 		}
 	default:
 		for {
-			v, ok := j.in.Next()
+			v, err, ok := j.in.read()
 			if !ok {
 				break
 			}
-			if err, ok := v.(error); ok {
+			if err != nil {
 				if j.inputError(err) {
 					continue
 				}
 				break
 			}
-			if halt, c := runOne(v); halt {
+			if halt, c, _ := runOne(v); halt {
 				return c
 			}
 		}
@@ -451,7 +469,7 @@ func (j *jq) run() int {
 		switch {
 		case !produced:
 			return exitNoValue
-		case last == nil || last == false:
+		case falsy:
 			return exitFalsy
 		}
 	}
@@ -471,15 +489,11 @@ func (j *jq) inputError(err error) (more bool) {
 	return true
 }
 
-// The names of the functions inputLoop defines and calls. Each contains
-// "input", so no filter that could call one is run through the loop (see
-// loopable), and outside it they are not defined: a filter sees none of
-// them.
-const (
-	loopFilter = "_wasmsand_input_filter"
-	loopInputs = "_wasmsand_inputs"
-	loopError  = "_wasmsand_input_error"
-)
+// loopInputs names the function inputLoop calls for the inputs. It
+// contains "input", so no filter that could call it is run through the
+// loop (see loopable), and outside the loop it is not defined: a filter
+// does not see it.
+const loopInputs = "_wasmsand_inputs"
 
 // loopable says whether filter may run once over all the inputs (see
 // inputLoop) rather than once for each: only when nothing in it can tell
@@ -498,21 +512,19 @@ func loopable(filter string, q *gojq.Query) bool {
 // inputLoop wraps q into the filter that runs it over every input in one
 // execution, as jq's own loop does over separate ones:
 //
-//	def _wasmsand_input_filter: q;
-//	_wasmsand_inputs | try _wasmsand_input_filter catch _wasmsand_input_error
+//	_wasmsand_inputs | (q)
 //
-// An error ends the filter's run on the current input, after the outputs
-// it produced before, and the loop goes on with the next input: try
-// does exactly that, and it lets halt and halt_error through.
-// _wasmsand_input_error reports the error's value as jq's loop reports
-// the error (a message is caught as itself, see reportValue).
+// An error in q ends the execution, after the outputs the input produced
+// before it, as it ends jq's run of the filter on that input, and nothing
+// of the input is read after it: jq then runs the loop again, over the
+// inputs that follow. This costs nothing per input, where a try around q
+// that caught the error cost two forks of gojq's each time.
 func inputLoop(q *gojq.Query) *gojq.Query {
-	loop, err := gojq.Parse("def " + loopFilter + ": .; " + loopInputs + " | try " + loopFilter + " catch " + loopError)
-	if err != nil {
-		panic(err)
+	return &gojq.Query{
+		Left:  &gojq.Query{Term: &gojq.Term{Type: gojq.TermTypeFunc, Func: &gojq.Func{Name: loopInputs}}},
+		Op:    gojq.OpPipe,
+		Right: &gojq.Query{Term: &gojq.Term{Type: gojq.TermTypeQuery, Query: q}},
 	}
-	loop.FuncDefs[0].Body = q
-	return loop
 }
 
 // loopIter is the stream of inputs of inputLoop: the values jq's loop
@@ -521,18 +533,30 @@ type loopIter struct{ j *jq }
 
 func (l loopIter) Next() (any, bool) {
 	for {
-		v, ok := l.j.in.Next()
+		v, err, ok := l.j.in.read()
 		if !ok {
 			return nil, false
 		}
-		err, ok := v.(error)
-		if !ok {
+		if err == nil {
+			l.j.taken++
 			return v, true
 		}
 		if !l.j.inputError(err) {
 			return nil, false
 		}
 	}
+}
+
+// asError returns x as an error if it is one. The types of JSON values
+// are ruled out first, by comparisons: under WebAssembly, asserting that
+// a value of another type is an error looks the pair up in a table.
+func asError(x any) (error, bool) {
+	switch x.(type) {
+	case nil, bool, float64, int, string, []any, map[string]any:
+		return nil, false
+	}
+	err, ok := x.(error)
+	return err, ok
 }
 
 // halt ends the program for halt and halt_error.

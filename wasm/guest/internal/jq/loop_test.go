@@ -66,6 +66,16 @@ var loopCases = []struct {
 	{nil, "input_filename", "1 2"},
 	{nil, "getpath([\"a\",0])", `{"a":[7]} null 3`},
 	{nil, "tostream", `{"a":[1]} [2]`},
+	// The loop remakes each input of the arrays and objects of the one
+	// before (decoder.setRecycle): results that hold them must not change.
+	{[]string{"-c"}, "., .a, .a[1], [.a[], .b], {x: ., y: .b}", `{"a":[1,{"c":2}],"b":{"d":[3]}} {"a":[4,{"e":5}],"b":{}} {"a":[6,[7]],"b":[8,9,10]}`},
+	{[]string{"-c"}, "to_entries, keys, [.[]], (.b |= . + 1), del(.a), .b += 1", `{"a":1,"b":2} {"b":3,"c":{"a":1}} {"a":[],"b":4}`},
+	{[]string{"-c"}, ". + [.[0]], (.[0] = 9), .[1:], sort, reverse", `[3,1,2] [5,4] [[1],[2,3]]`},
+	{[]string{"-c"}, "map(. * 2), [paths], [leaf_paths], tojson", `[1,2] [3,4,5] [] [6]`},
+	{[]string{"-c"}, "if .a then error(.) else . end", `{"a":{"b":1}} {"b":[2]} {"a":[3]}`},
+	{[]string{"-e", "-c"}, ".", `{"a":1} {}`},
+	{[]string{"-e", "-c"}, ".a", `{"a":{"b":1}} {"a":false}`},
+	{[]string{"-c"}, "length, .k9", `{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10} {"k1":1} {"k9":[1,2]}`},
 }
 
 // TestLoopSameAsEachInput checks that running a filter once over all its
