@@ -80,7 +80,7 @@ var toolCases = []struct{ name, cmd string }{
 	{"tail-1", "tail -1 d"},
 	{"awk-sum", "awk '{s+=$3} END{print s}' d"},
 	{"awk-group", "awk '{n[$2]+=$3} END{for(k in n) print k, n[k]}' d"},
-	{"sed-re", `sed -E 's/([0-9]+)-([0-9]+)-([0-9]+)/\\3.\\2.\\1/' d`},
+	{"sed-re", `sed -E 's/([0-9]+)-([0-9]+)-([0-9]+)/\3.\2.\1/' d`},
 	{"jq", "jq -c 'select(.amount > 50000) | .region' j"},
 	{"find", "find t -name '*7*' -type f"},
 	{"tar-czf", "tar czf /tmp/t.tgz t"},
