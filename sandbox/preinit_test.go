@@ -13,14 +13,14 @@ import (
 	"github.com/wasmsand/wasmsand/wasm/preinit"
 )
 
-// TestPreinitImages checks that the guest build wrote pre-initialised
-// images (a _start that calls the entry, no _initialize), unless turned
-// off.
-func TestPreinitImages(t *testing.T) {
+// preinitModule decodes the built tool module file, skipping the test
+// where tools are not built here with pre-initialisation.
+func preinitModule(t *testing.T, file string) *binary.Module {
+	t.Helper()
 	if !guest.Preinit() || os.Getenv("WASMSAND_TOOLS_DIR") != "" {
 		t.Skip("tools are not built here with pre-initialisation")
 	}
-	bin, err := os.ReadFile(filepath.Join(guesttest.Dir(t), "coreutils.wasm"))
+	bin, err := os.ReadFile(filepath.Join(guesttest.Dir(t), file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,6 +28,14 @@ func TestPreinitImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// TestPreinitImages checks that the guest build wrote pre-initialised
+// images (a _start that calls the entry, no _initialize), unless turned
+// off.
+func TestPreinitImages(t *testing.T) {
+	m := preinitModule(t, "coreutils.wasm")
 	has := map[string]bool{}
 	for _, e := range m.Exports {
 		has[e.Name] = true
@@ -61,17 +69,7 @@ func TestPreinitImages(t *testing.T) {
 // its image's memory, without memory.grow: a grown memory cannot be
 // recycled by the JS engine, whose fresh pages then cost a fault each.
 func TestPreinitFindStaysInImage(t *testing.T) {
-	if !guest.Preinit() || os.Getenv("WASMSAND_TOOLS_DIR") != "" {
-		t.Skip("tools are not built here with pre-initialisation")
-	}
-	bin, err := os.ReadFile(filepath.Join(guesttest.Dir(t), "findutils.wasm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := binary.Decode(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := preinitModule(t, "findutils.wasm")
 	initial := int64(m.Memories[0].Min) << 16
 	sb := newTest(t, Options{})
 	benchTree(t, func(d string) error { return sb.Mkdir("/home/user/"+d, 0o755) },
