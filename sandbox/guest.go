@@ -166,14 +166,16 @@ func refuel(ctx context.Context, mem wasm.Memory, stack []uint64) {
 }
 
 // instrumentFor returns the instrumenter this sandbox applies to every
-// module: fuel metering, the memory cap (and in a module built by Go a
-// count of the growths it refused, for oomWatch), WASI-only imports, and
-// joined data segments.
+// module: fuel metering, the memory cap (and in a module built by Go
+// direct forward jumps, see package jumpthread, and a count of the
+// growths it refused, for oomWatch), WASI-only imports, and joined data
+// segments.
 func (s *Sandbox) instrumentFor() func([]byte) ([]byte, error) {
 	return func(bin []byte) ([]byte, error) {
 		out, err := instrument.Instrument(bin, instrument.Options{
 			MemoryLimitPages: s.memPages,
 			Fuel:             true,
+			ThreadJumps:      builtByGo(bin),
 			CountFailedGrows: builtByGo(bin),
 			AllowImport: func(module, name string) bool {
 				return module == wasi.ModuleName || module == spawnModule && spawnFuncs[name]

@@ -573,6 +573,21 @@ func TestShellReadsBounded(t *testing.T) {
 	}
 }
 
+// TestShellStreamLongQuote: a quoted string of many lines read from a
+// pipe ends where its closing quote is, so the command after it reads the
+// next line of the stream itself (only lines with the quote character are
+// parsed again: without that, reading such a string took time quadratic
+// in its length, 14 s for TestShellReadsBounded's megabyte).
+func TestShellStreamLongQuote(t *testing.T) {
+	sb := newTest(t, Options{})
+	for _, q := range []string{`"`, `'`} {
+		script := `{ echo "echo ` + q + `a"; seq 20000; echo "b` + q + `"; echo 'read x'; echo hello; echo 'echo got $x'; } | bash | tail -2`
+		if res := run(t, sb, script); string(res.Stdout) != "b\ngot hello\n" {
+			t.Errorf("%s: %q (stderr %q)", q, res.Stdout, res.Stderr)
+		}
+	}
+}
+
 func TestExited(t *testing.T) {
 	sb := newTest(t, Options{})
 	for _, c := range []struct {

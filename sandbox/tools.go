@@ -276,7 +276,7 @@ type moduleCache struct {
 
 // instrumentVersion changes whenever the instrumenter's output for the same
 // input may change, so stale cache files are never used.
-const instrumentVersion = "5"
+const instrumentVersion = "6"
 
 // instrumented returns raw instrumented, from the store when it has it:
 // instrumenting a multi-megabyte tool takes a few hundred milliseconds,

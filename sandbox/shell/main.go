@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 
@@ -248,6 +249,26 @@ General help using GNU software: <http://www.gnu.org/gethelp/>
 // matters only if it reads from the same stream.
 const streamParseFree = 64 << 10
 
+// openQuote returns the character that closes the quote an incomplete
+// parse reports open, or 0 when the command is incomplete for another
+// reason. The parser names the quote's token written with %#q:
+// reached EOF without closing quote `"` (or `'`, `$'`, `$"`, "`").
+func openQuote(err error) byte {
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) {
+		return 0
+	}
+	q, ok := strings.CutPrefix(pe.Text, "reached EOF without closing quote ")
+	if !ok || len(q) < 3 {
+		return 0
+	}
+	switch tok := q[1 : len(q)-1]; tok {
+	case `"`, `'`, "`", `$'`, `$"`:
+		return tok[len(tok)-1]
+	}
+	return 0
+}
+
 // runStream runs a script read from a stream that cannot seek (a pipe) as
 // bash does: it reads a line at a time, a byte at a time, no further than
 // the command it is about to run needs, so that the commands read on from
@@ -256,9 +277,11 @@ func (r *Interp) runStream(ctx context.Context, name string, in io.Reader, limit
 	return r.runWith(ctx, func() {
 		var text strings.Builder
 		lines, parsedAt := 0, 0
+		var closer byte // the quote the last parse found open, if any
 		b := make([]byte, 1)
 		for {
 			eof := false
+			lineStart := text.Len()
 			for {
 				n, err := in.Read(b)
 				if n == 1 {
@@ -292,12 +315,21 @@ func (r *Interp) runStream(ctx context.Context, name string, in io.Reader, limit
 			if !eof && len(src) > streamParseFree && len(src) < parsedAt+parsedAt/8 {
 				continue
 			}
+			// Inside a quote left open, only a line holding its closing
+			// character can change the parse.
+			if closer != 0 {
+				if !eof && strings.IndexByte(src[lineStart:], closer) < 0 {
+					continue
+				}
+				closer = 0
+			}
 			parsedAt = len(src)
 			_, err := parseBash(src, "")
 			if err != nil && syntax.IsIncomplete(err) && !eof {
+				closer = openQuote(err)
 				continue // the command goes on in the next line
 			}
-			parsedAt = 0
+			parsedAt, closer = 0, 0
 			r.runSourceAt(src, "", lines)
 			lines += strings.Count(src, "\n")
 			text.Reset()

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/internal/gobuild"
 )
 
 func readTestdata(t testing.TB, name string) []byte {
@@ -23,44 +22,9 @@ func readTestdata(t testing.TB, name string) []byte {
 	return b
 }
 
-var goHello struct {
-	once sync.Once
-	bin  []byte
-	err  error
-}
-
 // goHelloWasm builds a Go hello world for wasip1 (once per test binary).
 func goHelloWasm(t testing.TB) []byte {
-	t.Helper()
-	goHello.once.Do(func() {
-		dir, err := os.MkdirTemp("", "wasmsand-hello")
-		if err != nil {
-			goHello.err = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		src := "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello, world\") }\n"
-		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
-			goHello.err = err
-			return
-		}
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module hello\n\ngo 1.21\n"), 0o644); err != nil {
-			goHello.err = err
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", "hello.wasm", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=", "GOWORK=off")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			goHello.err = errors.New("go build: " + err.Error() + ": " + string(out))
-			return
-		}
-		goHello.bin, goHello.err = os.ReadFile(filepath.Join(dir, "hello.wasm"))
-	})
-	if goHello.err != nil {
-		t.Skipf("cannot build the Go hello world: %v", goHello.err)
-	}
-	return goHello.bin
+	return gobuild.Wasip1(t, "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello, world\") }\n")
 }
 
 // withCustom inserts a custom section right after the first section of bin.

@@ -103,6 +103,13 @@
 // With all of them off the output is byte for byte what it was without
 // them.
 //
+// # Jumps
+//
+// Options.ThreadJumps, for modules built by Go, first makes their forward
+// jumps branch straight to their targets (package jumpthread). The fuel
+// model then counts the code as rewritten: a forward jump no longer pays
+// for the dispatch it skips.
+//
 // Instrumentation is linear in the size of the module.
 package instrument
 
@@ -112,6 +119,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/binary"
+	"github.com/wasmsand/wasmsand/wasm/jumpthread"
 )
 
 // Names of the fuel import and export added by Options.Fuel.
@@ -133,6 +141,10 @@ type Options struct {
 	AllowImport func(module, name string) bool
 	// Fuel injects fuel metering (see the package documentation).
 	Fuel bool
+	// ThreadJumps makes the forward jumps of Go-compiled functions branch
+	// straight to their target (see package jumpthread) before anything
+	// else; fuel counts the code as rewritten.
+	ThreadJumps bool
 
 	// The options below make a module deterministic across engines and
 	// its state readable for snapshots; the shell leaves them off. Their
@@ -192,6 +204,11 @@ func Instrument(bin []byte, opts Options) ([]byte, error) {
 	}
 	if err := clampMemory(m, opts.MemoryLimitPages); err != nil {
 		return nil, err
+	}
+	if opts.ThreadJumps {
+		if _, err := jumpthread.Module(m); err != nil {
+			return nil, err
+		}
 	}
 	// grows, when fuel metering reads every body first, marks the bodies
 	// with a memory.grow: the only ones CountFailedGrows alone changes.

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/binary"
+	"github.com/wasmsand/wasmsand/wasm/internal/gobuild"
 )
 
 var (
@@ -391,40 +391,8 @@ import "fmt"
 func main() { fmt.Println("hello, world") }
 `
 
-var goBuilds = struct {
-	sync.Mutex
-	bins map[string][]byte
-}{bins: map[string][]byte{}}
-
-// buildGo builds a Go main package from one source file for wasip1, once
-// per test binary, and skips the test if Go cannot.
-func buildGo(t testing.TB, src string) []byte {
-	t.Helper()
-	goBuilds.Lock()
-	defer goBuilds.Unlock()
-	if bin, ok := goBuilds.bins[src]; ok {
-		return bin
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module guest\n\ngo 1.21\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "build", "-o", "guest.wasm", ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=", "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("cannot build a Go wasip1 guest: %v: %s", err, out)
-	}
-	bin, err := os.ReadFile(filepath.Join(dir, "guest.wasm"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	goBuilds.bins[src] = bin
-	return bin
-}
+// buildGo builds a Go main package from one source file for wasip1.
+func buildGo(t testing.TB, src string) []byte { return gobuild.Wasip1(t, src) }
 
 func goHelloWasm(t testing.TB) []byte { return buildGo(t, helloSource) }
 
