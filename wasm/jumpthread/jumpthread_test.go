@@ -334,3 +334,21 @@ func FuzzModule(f *testing.F) {
 		cm.Close(ctx)
 	})
 }
+
+// BenchmarkModule threads a Go program's module (decoded once): the cost
+// the pass adds to instrumenting a Go tool the first time it runs.
+func BenchmarkModule(b *testing.B) {
+	bin := gobuild.Wasip1(b, workSource)
+	m, err := binary.Decode(bin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	codes := m.Codes
+	b.SetBytes(int64(len(bin)))
+	for b.Loop() {
+		m.Codes = append(m.Codes[:0:0], codes...)
+		if _, err := Module(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
