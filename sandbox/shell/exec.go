@@ -543,20 +543,96 @@ func (r *Interp) runGuarded(f func()) {
 	f()
 }
 
-// timeClause runs `time CMD`, printing times as bash does to stderr.
+// timeClause runs `time CMD`, printing times as bash does to stderr:
+// in $TIMEFORMAT (see formatTime), bash's default when it is unset,
+// nothing when it is empty, and POSIX's fixed format for time -p. The
+// sandbox does not count CPU time per command: user and sys are 0.
 func (r *Interp) timeClause(c *syntax.TimeClause) {
 	start := time.Now()
 	if c.Stmt != nil {
 		r.stmt(c.Stmt)
 	}
 	d := time.Since(start)
-	if c.PosixFormat {
-		r.writeErr(fmt.Sprintf("real %.2f\nuser %.2f\nsys %.2f\n", d.Seconds(), 0.0, 0.0))
+	format, ok := r.getScalar("TIMEFORMAT")
+	switch {
+	case c.PosixFormat:
+		format = "real %2R\nuser %2U\nsys %2S"
+	case !ok:
+		format = "\nreal\t%3lR\nuser\t%3lU\nsys\t%3lS"
+	case format == "":
 		return
 	}
-	min := int(d.Minutes())
-	sec := d.Seconds() - float64(min*60)
-	r.writeErr(fmt.Sprintf("\nreal\t%dm%.3fs\nuser\t0m0.000s\nsys\t0m0.000s\n", min, sec))
+	out, err := formatTime(format, d, 0, 0)
+	if err != nil {
+		r.errorf("TIMEFORMAT: %v", err)
+		return
+	}
+	r.writeErr(out + "\n")
+}
+
+// formatTime expands a TIMEFORMAT: %% is a percent sign, %[p][l]R (or E),
+// U and S the real, user and system time with p decimals (0 to 3,
+// default 3; more is 3) in seconds or, with l, as MmS.FFFs, and %P the CPU
+// percentage, (user+sys)/real. A % at the very end stays as it is.
+func formatTime(format string, real, user, sys time.Duration) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 == len(format) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case '%':
+			b.WriteByte('%')
+			continue
+		case 'P':
+			pct := 0.0
+			if real > 0 {
+				pct = float64(user+sys) / float64(real) * 100
+			}
+			fmt.Fprintf(&b, "%.2f", pct)
+			continue
+		}
+		prec, long := 3, false
+		if c := format[i]; c >= '0' && c <= '9' {
+			prec = min(int(c-'0'), 3)
+			i++
+		}
+		if i < len(format) && format[i] == 'l' {
+			long = true
+			i++
+		}
+		var d time.Duration
+		switch {
+		case i == len(format):
+			return "", fmt.Errorf("`\x00': invalid format character")
+		case format[i] == 'R' || format[i] == 'E':
+			d = real
+		case format[i] == 'U':
+			d = user
+		case format[i] == 'S':
+			d = sys
+		default:
+			return "", fmt.Errorf("`%c': invalid format character", format[i])
+		}
+		ms := d.Milliseconds()
+		secs := ms / 1000
+		if long {
+			fmt.Fprintf(&b, "%dm", secs/60)
+			secs %= 60
+		}
+		fmt.Fprintf(&b, "%d", secs)
+		if prec > 0 {
+			frac := fmt.Sprintf("%03d", ms%1000)
+			b.WriteString("." + frac[:prec])
+		}
+		if long {
+			b.WriteByte('s')
+		}
+	}
+	return b.String(), nil
 }
 
 // background starts st as a job.
