@@ -588,6 +588,19 @@ func TestShellStreamLongQuote(t *testing.T) {
 	}
 }
 
+// TestShellStreamQuoteClosesPastParseFree: past streamParseFree a line
+// may be read without parsing; when that line closes the open quote, the
+// commands after it still run as their lines arrive (here exit, while
+// the stream goes on), not only once the stream ends or the limit is hit.
+func TestShellStreamQuoteClosesPastParseFree(t *testing.T) {
+	sb := newTest(t, Options{OutputLimit: 1 << 20})
+	script := `{ echo 'echo "'; yes 'y\"' | head -n 40000; echo 'end" | wc -l'; echo 'exit 7'; yes 'echo y'; } | bash; echo "status $?"`
+	res := run(t, sb, script)
+	if string(res.Stdout) != "40002\nstatus 7\n" {
+		t.Errorf("stdout %q, stderr %q", res.Stdout, res.Stderr)
+	}
+}
+
 func TestExited(t *testing.T) {
 	sb := newTest(t, Options{})
 	for _, c := range []struct {

@@ -310,18 +310,19 @@ func (r *Interp) runStream(ctx context.Context, name string, in io.Reader, limit
 				return
 			}
 			// Parsing again at every line of a command that is still
-			// open costs time quadratic in its length: past
-			// streamParseFree bytes, only after it grew by an eighth.
-			if !eof && len(src) > streamParseFree && len(src) < parsedAt+parsedAt/8 {
-				continue
-			}
-			// Inside a quote left open, only a line holding its closing
-			// character can change the parse.
+			// open costs time quadratic in its length. Inside a quote
+			// left open, only a line holding its closing character can
+			// change the parse (checked first, so that line is seen even
+			// when the next rule skips it); past streamParseFree bytes,
+			// the parse waits until the command grew by an eighth.
 			if closer != 0 {
 				if !eof && strings.IndexByte(src[lineStart:], closer) < 0 {
 					continue
 				}
 				closer = 0
+			}
+			if !eof && len(src) > streamParseFree && len(src) < parsedAt+parsedAt/8 {
+				continue
 			}
 			parsedAt = len(src)
 			_, err := parseBash(src, "")

@@ -17,7 +17,7 @@
 //
 // A jump to a resume point after the current one (a forward jump) does
 // not need the loop: the target block encloses the jump, so a br to it
-// lands on the target's code directly. Threads rewrites those br
+// lands on the target's code directly. Module rewrites those br
 // instructions and leaves the i32.const and local.set in place, so PC_B
 // holds the same value as before at every instruction and the resume
 // machinery (the br_table, calls returning through it after a goroutine
@@ -113,11 +113,11 @@ func (t *threader) function(body []byte, base int) (int, []byte, error) {
 	// starts segment j+1.
 	t.edits = t.edits[:0]
 	segment := 0
-	// The two instructions before the current one, to match
-	// i32.const PC; local.set 0.
-	var constPos, setPos int = -1, -1
+	// To match i32.const PC; local.set 0; br: constPos is the position of
+	// the instruction before the current one if that is an i32.const (else
+	// -1), setPos the end of the local.set 0 right after it (else -1).
+	constPos, setPos := -1, -1
 	var pc uint64
-	prevEnd := in.End
 	for r.More() {
 		depth := r.Depth()
 		if err := r.Next(in); err != nil {
@@ -130,7 +130,7 @@ func (t *threader) function(body []byte, base int) (int, []byte, error) {
 			}
 		case binary.OpBr:
 			target := depth - int(in.Index) // the depth of the construct br names
-			if target == loopDepth && setPos == in.Pos && constPos >= 0 && pc <= 0xffff {
+			if target == loopDepth && setPos == in.Pos {
 				s := t.table[len(t.table)-1]
 				if int(pc) < len(t.table)-1 {
 					s = t.table[pc]
@@ -144,14 +144,12 @@ func (t *threader) function(body []byte, base int) (int, []byte, error) {
 		}
 		switch {
 		case in.Op == binary.OpI32Const:
-			constPos, pc = in.Pos, uint64(uint32(in.Const))
-			setPos = -1
-		case in.Op == binary.OpLocalSet && in.Index == 0 && constPos >= 0 && constPos < in.Pos && prevEnd == in.Pos && setPos == -1:
+			constPos, setPos, pc = in.Pos, -1, uint64(uint32(in.Const))
+		case in.Op == binary.OpLocalSet && in.Index == 0 && constPos >= 0 && setPos < 0:
 			setPos = in.End
 		default:
 			constPos, setPos = -1, -1
 		}
-		prevEnd = in.End
 	}
 	if len(t.edits) == 0 {
 		return 0, nil, nil
