@@ -1,13 +1,18 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/binary"
 	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
+	"github.com/wasmsand/wasmsand/wasm/wazeroengine"
 )
 
 // mapStore is a ModuleStore in memory; stores made with the same shared
@@ -71,5 +76,131 @@ func TestModuleStore(t *testing.T) {
 	}
 	if outs[0] != "1\n2\n3\n1\n2\n" || outs[1] != outs[0] {
 		t.Errorf("outputs %q", outs)
+	}
+}
+
+// preparingEngine is wazero behind a wasm.Preparer whose prepared form
+// is the module with a custom section in front, so that the test can see
+// which bytes the cache keeps and compiles.
+type preparingEngine struct {
+	wasm.Engine
+	prepares, compiles int
+}
+
+const testPreparedSection = "test:prepared"
+
+func (e *preparingEngine) PreparedFormat() string { return "test1" }
+
+func (e *preparingEngine) Prepare(_ context.Context, bin []byte) ([]byte, error) {
+	e.prepares++
+	return append(binary.AppendCustom(bytes.Clone(bin[:8]), testPreparedSection, nil), bin[8:]...), nil
+}
+
+func (e *preparingEngine) CompilePrepared(ctx context.Context, b []byte) (wasm.Module, error) {
+	e.compiles++
+	if !binary.HasCustom(b, testPreparedSection) {
+		return nil, fmt.Errorf("%w: not prepared", wasm.ErrInvalidModule)
+	}
+	return e.Engine.Compile(ctx, b)
+}
+
+// loadingStore is a mapStore that is also a ModuleLoader.
+type loadingStore struct {
+	*mapStore
+	loadModules int
+}
+
+func (s *loadingStore) LoadModule(ctx context.Context, eng wasm.Engine, raw []byte, variant string) (wasm.Module, bool) {
+	s.loadModules++
+	s.shared.mu.Lock()
+	b, ok := s.shared.m[s.key(raw, variant)]
+	s.shared.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	m, err := eng.(wasm.Preparer).CompilePrepared(ctx, b)
+	return m, err == nil
+}
+
+// TestModuleStorePrepared: on an engine with a prepared form the store
+// keeps that form, a later process compiles it without instrumenting or
+// preparing, a damaged entry is a miss, and a ModuleLoader is asked first.
+func TestModuleStorePrepared(t *testing.T) {
+	ctx := context.Background()
+	inner, err := wazeroengine.New(ctx, wazeroengine.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inner.Close(ctx)
+	eng := &preparingEngine{Engine: inner}
+	raw := (&binary.Module{
+		Types:   []binary.FuncType{{Results: []binary.ValType{binary.I32}}},
+		Funcs:   []uint32{0},
+		Codes:   []binary.Code{{Body: []byte{0x41, 42, 0x0b}}}, // i32.const 42
+		Exports: []binary.Export{{Name: "f", Kind: binary.ExternFunc}},
+	}).Encode()
+	instruments := 0
+	instrument := func(b []byte) ([]byte, error) { instruments++; return b, nil }
+	shared := &sharedModules{m: map[string][]byte{}}
+	// get runs what one process would: a fresh module cache on store.
+	get := func(store ModuleStore) {
+		t.Helper()
+		c := &moduleCache{store: store}
+		e, err := c.get(ctx, eng, bytesKey(raw, 1), func() ([]byte, error) { return raw, nil }, instrument)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inst, err := e.mod.Instantiate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer inst.Close(ctx)
+		if r, err := inst.Call(ctx, "f"); err != nil || r[0] != 42 {
+			t.Fatalf("f() = %v, %v", r, err)
+		}
+	}
+	check := func(what string, wantInstruments, wantPrepares, wantCompiles int) {
+		t.Helper()
+		if instruments != wantInstruments || eng.prepares != wantPrepares || eng.compiles != wantCompiles {
+			t.Errorf("%s: %d instruments, %d prepares, %d compiles; want %d, %d, %d", what,
+				instruments, eng.prepares, eng.compiles, wantInstruments, wantPrepares, wantCompiles)
+		}
+		instruments, eng.prepares, eng.compiles = 0, 0, 0
+	}
+
+	first := &mapStore{shared: shared}
+	get(first)
+	check("first process", 1, 1, 1)
+	if first.stores != 1 || len(shared.m) != 1 {
+		t.Fatalf("%d stores, %d kept; want 1, 1", first.stores, len(shared.m))
+	}
+	var key string
+	for k, b := range shared.m {
+		key = k
+		if !strings.HasSuffix(k, "-"+storeVariant(1)+"-test1") || !binary.HasCustom(b, testPreparedSection) {
+			t.Errorf("kept %q without the prepared form", k)
+		}
+	}
+
+	second := &mapStore{shared: shared}
+	get(second)
+	check("second process", 0, 0, 1)
+	if second.hits != 1 || second.stores != 0 {
+		t.Errorf("second process: %d hits, %d stores; want 1, 0", second.hits, second.stores)
+	}
+
+	shared.m[key] = raw // not in the prepared form: a miss, made good
+	third := &mapStore{shared: shared}
+	get(third)
+	check("damaged entry", 1, 1, 2)
+	if third.stores != 1 || !binary.HasCustom(shared.m[key], testPreparedSection) {
+		t.Errorf("the damaged entry was not replaced (%d stores)", third.stores)
+	}
+
+	loader := &loadingStore{mapStore: &mapStore{shared: shared}}
+	get(loader)
+	check("a ModuleLoader", 0, 0, 1)
+	if loader.loadModules != 1 || loader.loads != 0 {
+		t.Errorf("a ModuleLoader: %d LoadModule, %d Load; want 1, 0", loader.loadModules, loader.loads)
 	}
 }

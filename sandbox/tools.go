@@ -296,6 +296,40 @@ func (c *moduleCache) instrumented(ctx context.Context, raw []byte, memPages uin
 	return out, err
 }
 
+// compilePrepared compiles raw instrumented on an engine with a prepared
+// form, which the store keeps in place of the instrumented bytes: a
+// process that finds it there neither instruments nor prepares. A kept
+// module that no longer compiles (damaged, or from a build whose checks
+// have changed) is a miss.
+func (c *moduleCache) compilePrepared(ctx context.Context, p wasm.Preparer, raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) (wasm.Module, error) {
+	variant := storeVariant(memPages) + "-" + p.PreparedFormat()
+	if l, ok := c.store.(ModuleLoader); ok {
+		if m, ok := l.LoadModule(ctx, p, raw, variant); ok {
+			return m, nil
+		}
+	}
+	if c.store != nil {
+		if b, ok := c.store.Load(ctx, raw, variant); ok {
+			if m, err := p.CompilePrepared(ctx, b); err == nil {
+				return m, nil
+			}
+		}
+	}
+	inst, err := instrumentFn(raw)
+	if err != nil {
+		return nil, err
+	}
+	prepared, err := p.Prepare(ctx, inst)
+	if err != nil {
+		return nil, err
+	}
+	m, err := p.CompilePrepared(ctx, prepared)
+	if err == nil && c.store != nil {
+		c.store.Store(ctx, raw, variant, prepared)
+	}
+	return m, err
+}
+
 // moduleKey names a module's bytes: a tool file and what identifies its
 // bytes in its source of tools (toolSet.key), or the SHA-256 of bytes read
 // from the VFS, plus the memory cap baked in by the instrumenter.
@@ -339,6 +373,10 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 		}
 		raw, e.files = splitToolFiles(raw)
 		e.goRuntime = builtByGo(raw)
+		if p, ok := eng.(wasm.Preparer); ok {
+			e.mod, e.err = c.compilePrepared(ctx, p, raw, key.memPages, instrumentFn)
+			return
+		}
 		inst, err := c.instrumented(ctx, raw, key.memPages, instrumentFn)
 		if err != nil {
 			e.err = err

@@ -99,6 +99,27 @@ type Engine interface {
 	Close(ctx context.Context) error
 }
 
+// A Preparer is an Engine that rewrites every module for its host before
+// compiling it (platform/hostwasm fills Go's function table on first use
+// and turns the memory into an import, so that it can be recycled).
+// Compile does both steps; a caller that keeps modules across processes
+// (the sandbox's ModuleStore) keeps Prepare's output instead of the bytes
+// it was given, so that a later process only compiles: in a browser the
+// rewrite of a multi-megabyte tool takes a few hundred milliseconds.
+type Preparer interface {
+	Engine
+	// PreparedFormat names the form Prepare writes. It changes whenever
+	// Prepare's output for the same input may, so that a kept module of
+	// another form is never compiled.
+	PreparedFormat() string
+	// Prepare validates what Compile would validate and returns bin
+	// rewritten into the engine's prepared form.
+	Prepare(ctx context.Context, bin []byte) ([]byte, error)
+	// CompilePrepared compiles Prepare's output. Bytes that are not in the
+	// prepared form give an error wrapping ErrInvalidModule.
+	CompilePrepared(ctx context.Context, prepared []byte) (Module, error)
+}
+
 // Module is a compiled module that can be instantiated many times.
 type Module interface {
 	// Instantiate creates a fresh instance. The start function, if any,

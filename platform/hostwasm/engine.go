@@ -4,6 +4,7 @@ package hostwasm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -43,7 +44,7 @@ type Engine struct {
 	closed bool
 }
 
-var _ wasm.Engine = (*Engine)(nil)
+var _ wasm.Preparer = (*Engine)(nil)
 
 // NewEngine makes an engine whose guests may import hostModules. It uses
 // JSPI when the host has it and runs guests synchronously otherwise.
@@ -171,80 +172,210 @@ func (e *Engine) Compile(ctx context.Context, bin []byte) (wasm.Module, error) {
 	if ce.err != nil {
 		return nil, ce.err
 	}
-	for _, imp := range ce.c.imports {
-		if _, ok := e.index[[2]string{imp.Module, imp.Name}]; !ok {
-			return nil, fmt.Errorf("%w: it imports %s.%s, which the host does not provide", wasm.ErrInvalidModule, imp.Module, imp.Name)
-		}
+	if err := e.checkImports(ce.c); err != nil {
+		return nil, err
 	}
 	return &module{e: e, c: ce.c}, nil
 }
 
-// compile decodes and compiles bin. sync compiles with new
-// WebAssembly.Module, for callers that cannot wait for a Promise (a
-// guest's host call without JSPI); browsers refuse it for large modules on
-// their main thread.
-func compile(bin []byte, sync bool) (*compiled, error) {
-	compiles.Add(1)
-	m, err := binary.Decode(bin)
+// PreparedFormat names what Prepare writes (see wasm.Preparer). Change it
+// whenever Prepare's output or preparedMeta may change.
+func (e *Engine) PreparedFormat() string { return "hostwasm1" }
+
+// Prepare checks bin as Compile does and returns it as Compile hands it
+// to the host: Go's function table filled on first use (package
+// lazytable), the memory and table imported (see importDefs), and in
+// front a custom section (preparedSection) with what the engine needs to
+// know of the module, so that compiling it again decodes nothing.
+func (e *Engine) Prepare(_ context.Context, bin []byte) ([]byte, error) {
+	out, _, err := prepare(bin)
+	return out, err
+}
+
+// CompilePrepared compiles what Prepare returned, in this process or
+// another, without rewriting or decoding it again. Unlike Compile it keeps
+// no cache of its own: its caller keeps the modules it compiles.
+func (e *Engine) CompilePrepared(_ context.Context, prepared []byte) (wasm.Module, error) {
+	if e.isClosed() {
+		return nil, errEngineClosed
+	}
+	meta, err := readMeta(prepared)
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{funcs: map[string]binary.FuncType{}, globals: map[string]binary.GlobalType{}}
+	mod, err := jsCompiler(!e.jspi && nested.depth() > 0)(bytesToJS(prepared))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", wasm.ErrInvalidModule, err)
+	}
+	return e.preparedModule(meta, mod)
+}
+
+// preparedModule is mod, compiled from a prepared module meta describes.
+func (e *Engine) preparedModule(meta *preparedMeta, mod js.Value) (wasm.Module, error) {
+	c := meta.compiled()
+	if err := e.checkImports(c); err != nil {
+		return nil, err
+	}
+	compiles.Add(1)
+	c.mod = mod
+	return &module{e: e, c: c}, nil
+}
+
+// jsCompiler returns the host's compile function. sync compiles with new
+// WebAssembly.Module, for callers that cannot wait for a Promise (a
+// guest's host call without JSPI); browsers refuse it for large modules on
+// their main thread.
+func jsCompiler(sync bool) func(js.Value) (js.Value, error) {
+	if sync {
+		return func(b js.Value) (js.Value, error) {
+			v, err := safejs.Safe(jsWebAssembly.Get("Module")).New(safejs.Safe(b))
+			return safejs.Unsafe(v), err
+		}
+	}
+	return func(b js.Value) (js.Value, error) {
+		return await(jsWebAssembly.Call("compile", b))
+	}
+}
+
+// checkImports fails unless the engine provides every function c imports.
+func (e *Engine) checkImports(c *compiled) error {
+	for _, imp := range c.imports {
+		if _, ok := e.index[[2]string{imp.Module, imp.Name}]; !ok {
+			return fmt.Errorf("%w: it imports %s.%s, which the host does not provide", wasm.ErrInvalidModule, imp.Module, imp.Name)
+		}
+	}
+	return nil
+}
+
+// compile prepares and compiles bin (see jsCompiler for sync).
+func compile(bin []byte, sync bool) (*compiled, error) {
+	prepared, meta, err := prepare(bin)
+	if err != nil {
+		return nil, err
+	}
+	compiles.Add(1)
+	c := meta.compiled()
+	if c.mod, err = jsCompiler(sync)(bytesToJS(prepared)); err != nil {
+		return nil, fmt.Errorf("%w: %v", wasm.ErrInvalidModule, err)
+	}
+	return c, nil
+}
+
+// prepare is Prepare, returning the description it writes too. Only
+// function imports are accepted.
+func prepare(bin []byte) ([]byte, *preparedMeta, error) {
+	m, err := binary.Decode(bin)
+	if err != nil {
+		return nil, nil, err
+	}
+	meta := &preparedMeta{Funcs: map[string]binary.FuncType{}, Globals: map[string]binary.GlobalType{}}
 	var funcTypes []uint32 // type index of every function, imports first
 	for _, imp := range m.Imports {
 		if imp.Kind != binary.ExternFunc {
-			return nil, fmt.Errorf("%w: it imports %s.%s, which is not a function (only function imports are supported)", wasm.ErrInvalidModule, imp.Module, imp.Name)
+			return nil, nil, fmt.Errorf("%w: it imports %s.%s, which is not a function (only function imports are supported)", wasm.ErrInvalidModule, imp.Module, imp.Name)
 		}
-		c.imports = append(c.imports, imp)
+		meta.Imports = append(meta.Imports, imp)
 		funcTypes = append(funcTypes, imp.Func)
 	}
 	funcTypes = append(funcTypes, m.Funcs...)
-	globals := make([]binary.GlobalType, len(m.Globals))
-	for k, g := range m.Globals {
-		globals[k] = g.Type
-	}
 	for _, ex := range m.Exports {
 		switch ex.Kind {
 		case binary.ExternFunc:
 			if int(ex.Index) < len(funcTypes) && int(funcTypes[ex.Index]) < len(m.Types) {
-				c.exports = append(c.exports, ex.Name)
-				c.funcs[ex.Name] = m.Types[funcTypes[ex.Index]]
+				meta.Funcs[ex.Name] = m.Types[funcTypes[ex.Index]]
 			}
 		case binary.ExternGlobal:
-			if int(ex.Index) < len(globals) {
-				c.globals[ex.Name] = globals[ex.Index]
+			if int(ex.Index) < len(m.Globals) {
+				meta.Globals[ex.Name] = m.Globals[ex.Index].Type
 			}
 		}
 	}
-	slices.Sort(c.exports)
 	if binary.HasCustom(bin, "go:buildid") {
-		bin = lazytable.Apply(bin) // see wazeroengine: Go's table, filled on first use
+		// See wazeroengine: Go's table, filled on first use. Apply adds a
+		// function and changes the elements, never the imports, exports,
+		// memory, table or data read from m.
+		bin = lazytable.Apply(bin)
 	}
 	if out, h, err := importDefs(bin, m); err == nil {
-		bin, c.mem, c.table = out, h.mem, h.table
+		bin, meta.Mem, meta.Table = out, h.mem, h.table
 		if lim := h.mem; lim != nil {
-			r := binary.DirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
-			c.dirty = jsGlobal.Get("Uint32Array").New(len(r))
-			for k, v := range r {
-				c.dirty.SetIndex(k, v)
-			}
+			meta.Dirty = binary.DirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
 		}
 	}
-
-	var mod js.Value
-	if sync {
-		var v safejs.Value
-		if v, err = safejs.Safe(jsWebAssembly.Get("Module")).New(safejs.Safe(bytesToJS(bin))); err == nil {
-			mod = safejs.Unsafe(v)
-		}
-	} else {
-		mod, err = await(jsWebAssembly.Call("compile", bytesToJS(bin)))
-	}
+	desc, err := json.Marshal(meta)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", wasm.ErrInvalidModule, err)
+		return nil, nil, err
 	}
-	c.mod = mod
-	return c, nil
+	out := binary.AppendCustom(append(make([]byte, 0, len(bin)+len(desc)+32), bin[:8]...), preparedSection, desc)
+	return append(out, bin[8:]...), meta, nil
+}
+
+// preparedSection is the custom section in which Prepare describes the
+// module it writes.
+const preparedSection = "wasmsand:prepared"
+
+// preparedMeta is what the engine knows of a prepared module: what
+// compiled holds besides the WebAssembly.Module.
+type preparedMeta struct {
+	Imports []binary.Import              // function imports, in order
+	Funcs   map[string]binary.FuncType   // exported functions
+	Globals map[string]binary.GlobalType // exported globals
+	Mem     *binary.Limits               `json:",omitempty"`
+	Table   *binary.TableType            `json:",omitempty"`
+	Dirty   []uint32                     `json:",omitempty"`
+}
+
+// readMeta reads a prepared module's description.
+func readMeta(prepared []byte) (*preparedMeta, error) {
+	desc, ok := binary.CustomData(prepared, preparedSection)
+	if !ok {
+		return nil, fmt.Errorf("%w: not a prepared module (no %s section)", wasm.ErrInvalidModule, preparedSection)
+	}
+	return decodeMeta(desc)
+}
+
+func decodeMeta(desc []byte) (*preparedMeta, error) {
+	meta := &preparedMeta{}
+	if err := json.Unmarshal(desc, meta); err != nil {
+		return nil, fmt.Errorf("%w: a damaged %s section: %v", wasm.ErrInvalidModule, preparedSection, err)
+	}
+	for _, imp := range meta.Imports {
+		if imp.Kind != binary.ExternFunc {
+			return nil, fmt.Errorf("%w: a damaged %s section: import %s.%s is not a function", wasm.ErrInvalidModule, preparedSection, imp.Module, imp.Name)
+		}
+	}
+	if meta.Table != nil && meta.Table.Elem != binary.FuncRef {
+		return nil, fmt.Errorf("%w: a damaged %s section: the table does not hold functions", wasm.ErrInvalidModule, preparedSection)
+	}
+	return meta, nil
+}
+
+// compiled returns what meta says of its module, without the module.
+func (meta *preparedMeta) compiled() *compiled {
+	c := &compiled{
+		funcs:   meta.Funcs,
+		globals: meta.Globals,
+		imports: meta.Imports,
+		mem:     meta.Mem,
+		table:   meta.Table,
+	}
+	if c.funcs == nil {
+		c.funcs = map[string]binary.FuncType{}
+	}
+	if c.globals == nil {
+		c.globals = map[string]binary.GlobalType{}
+	}
+	for name := range c.funcs {
+		c.exports = append(c.exports, name)
+	}
+	slices.Sort(c.exports)
+	if c.mem != nil {
+		c.dirty = jsGlobal.Get("Uint32Array").New(len(meta.Dirty))
+		for k, v := range meta.Dirty {
+			c.dirty.SetIndex(k, v)
+		}
+	}
+	return c
 }
 
 // Close stops the engine: later compiles and instantiations fail. Compiled

@@ -6,6 +6,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"syscall/js"
+
+	"github.com/wasmsand/wasmsand/wasm"
 )
 
 // jsModuleStore is a sandbox.ModuleStore over a JavaScript object with
@@ -37,6 +39,44 @@ func (s jsModuleStore) Load(_ context.Context, raw []byte, variant string) (b []
 	b = make([]byte, v.Length())
 	js.CopyBytesToGo(b, v)
 	return b, true
+}
+
+// LoadModule compiles the prepared module the store keeps for raw and
+// variant where the store handed it over, without copying it into Go: only
+// its description (preparedSection) is read, from the compiled module.
+func (s jsModuleStore) LoadModule(_ context.Context, eng wasm.Engine, raw []byte, variant string) (m wasm.Module, ok bool) {
+	e, isHost := eng.(*Engine)
+	if !isHost || e.isClosed() {
+		return nil, false
+	}
+	defer func() {
+		if recover() != nil { // load threw
+			m, ok = nil, false
+		}
+	}()
+	v, err := await(jsPromise.Call("resolve", s.obj.Call("load", bytesToJS(raw), variant)))
+	if err != nil || !(v.InstanceOf(jsArrayBuffer) || v.InstanceOf(jsUint8Array)) {
+		return nil, false
+	}
+	mod, err := jsCompiler(!e.jspi && nested.depth() > 0)(v)
+	if err != nil {
+		return nil, false
+	}
+	secs := jsWebAssembly.Get("Module").Call("customSections", mod, preparedSection)
+	if secs.Length() != 1 {
+		return nil, false
+	}
+	u := jsUint8Array.New(secs.Index(0))
+	desc := make([]byte, u.Length())
+	js.CopyBytesToGo(desc, u)
+	meta, err := decodeMeta(desc)
+	if err != nil {
+		return nil, false
+	}
+	if m, err = e.preparedModule(meta, mod); err != nil {
+		return nil, false
+	}
+	return m, true
 }
 
 func (s jsModuleStore) Store(_ context.Context, raw []byte, variant string, b []byte) {

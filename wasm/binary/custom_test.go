@@ -26,3 +26,21 @@ func TestHasCustom(t *testing.T) {
 		t.Error("a Go module has no go:buildid section")
 	}
 }
+
+func TestCustomData(t *testing.T) {
+	plain := readTestdata(t, "features.wasm")
+	bin := append(AppendCustom(plain[:8:8], "first", []byte("data\x00\x01")), plain[8:]...)
+	bin = AppendCustom(bin, "last", nil)
+	if _, err := Decode(bin); err != nil {
+		t.Fatalf("a module with AppendCustom's sections does not decode: %v", err)
+	}
+	if got, ok := CustomData(bin, "first"); !ok || string(got) != "data\x00\x01" {
+		t.Errorf("CustomData(first) = %q, %v; want %q, true", got, ok, "data\x00\x01")
+	}
+	if got, ok := CustomData(bin, "last"); !ok || len(got) != 0 {
+		t.Errorf("CustomData(last) = %q, %v; want empty, true", got, ok)
+	}
+	if _, ok := CustomData(plain, "first"); ok {
+		t.Error("CustomData found a section the module does not have")
+	}
+}

@@ -2,7 +2,7 @@
 // read from this package's folder. Tool modules are read the first time one
 // of their commands runs, once per process.
 import { join } from 'node:path';
-import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform } from './sandbox.mjs';
+import { Sandbox, SandboxError, ValidationError, TimeoutError, RuntimeError, getApiMetadata, definePlatform, checkWasm } from './sandbox.mjs';
 import { WasmSandbox, WasmSandboxInstance, createWasmSandbox } from './modsandbox.mjs';
 import { nodeHost } from './nodehost.mjs';
 
@@ -37,12 +37,6 @@ function read(url, progress) {
   return p;
 }
 
-// valid holds the modules WebAssembly.validate accepted: every sandbox
-// asks for a tool's bytes once (the core names compiled modules by the
-// Uint8Array holding them), and a multi-megabyte module takes milliseconds
-// to validate.
-const valid = new WeakSet();
-
 async function toolModule(url, progress) {
   let b;
   try {
@@ -50,13 +44,7 @@ async function toolModule(url, progress) {
   } catch (err) {
     throw new SandboxError('ENOENT', `wasmsand: cannot read ${url.pathname}: ${err.message}`);
   }
-  if (!valid.has(b)) {
-    if (!WebAssembly.validate(b)) {
-      throw new SandboxError('INVALID_MODULE', `${url.pathname} is not a valid WebAssembly module`);
-    }
-    valid.add(b);
-  }
-  return b;
+  return checkWasm(b, url.pathname);
 }
 
 // readTools lists a tools folder: manifest.json is read now, every *.wasm
@@ -271,14 +259,16 @@ export function dirStore(dir) {
 }
 
 /**
- * diskModuleStore returns the core's ModuleStore on disk: the instrumented
- * form of each tool module in $WASMSAND_CACHE_DIR, else
+ * diskModuleStore returns the core's ModuleStore on disk: each tool module
+ * instrumented and prepared for the engine, in $WASMSAND_CACHE_DIR, else
  * $XDG_CACHE_HOME/wasmsand/modules or ~/.cache/wasmsand/modules, keyed by
  * the SHA-256 of the module's bytes and the variant the core names, so a
- * new process does not instrument python3 again. Node 26 has no way to keep
- * V8's compiled WebAssembly code across processes (module.enableCompileCache
- * covers JavaScript only; a WebAssembly.Module does not serialize), so
- * compiling remains. Failures are misses.
+ * new process neither instruments nor rewrites python3 again: the core
+ * compiles what load returns without copying it into Go (see
+ * sandbox.ModuleLoader). Node 26 has no way to keep V8's compiled
+ * WebAssembly code across processes (module.enableCompileCache covers
+ * JavaScript only; a WebAssembly.Module does not serialize), so compiling
+ * remains. Failures are misses.
  */
 function diskModuleStore() {
   const dir = process.env.WASMSAND_CACHE_DIR ||

@@ -3,7 +3,7 @@
 // their commands runs, once per page, and shared by every sandbox of the
 // page. This file is also bundled into the <script> build (wasmsand.js), so
 // it imports only sandbox.mjs and never reads its own module URL.
-import { SandboxError } from './sandbox.mjs';
+import { SandboxError, checkWasm } from './sandbox.mjs';
 
 /**
  * browserPlatform returns the platform for definePlatform, loading from
@@ -139,19 +139,8 @@ export function browserPlatform(base) {
 
   // toolModule fetches a tool module and checks it is WebAssembly, so a
   // broken file fails with its URL in the message.
-  // Every sandbox asks for a tool's bytes once (the core names compiled
-  // modules by the Uint8Array holding them): valid keeps a module from
-  // being validated again.
-  const valid = new WeakSet();
   async function toolModule(url, progress) {
-    const b = await download(url, progress);
-    if (!valid.has(b)) {
-      if (!WebAssembly.validate(b)) {
-        throw new SandboxError('INVALID_MODULE', `${url} is not a valid WebAssembly module`);
-      }
-      valid.add(b);
-    }
-    return b;
+    return checkWasm(await download(url, progress), String(url));
   }
 
   // toolsFolder reads the manifest of a folder of tools and returns the

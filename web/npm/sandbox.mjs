@@ -100,6 +100,23 @@ export class Progress {
   }
 }
 
+/**
+ * checkWasm(b, name) throws INVALID_MODULE unless b starts as a
+ * WebAssembly module (magic and version 1), so that a tool file that is
+ * something else (an HTML error page, a truncated download) fails with its
+ * name in the message. It reads 8 bytes: WebAssembly.validate takes a
+ * tenth of a second for a Go tool, and the core decodes the module anyway
+ * (or compiles its instrumented form straight from the module store).
+ * For the loaders' own use.
+ */
+export function checkWasm(b, name) {
+  const magic = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  if (!(b instanceof Uint8Array) || b.length < 8 || magic.some((v, i) => b[i] !== v)) {
+    throw new SandboxError('INVALID_MODULE', `${name} is not a WebAssembly module`);
+  }
+  return b;
+}
+
 function enosys() {
   const err = new Error('not implemented');
   err.code = 'ENOSYS';
