@@ -202,6 +202,11 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, keyOf func() (moduleK
 	var entry *moduleEntry
 	if err == nil {
 		entry, err = s.eng.cache.get(ctx, s.eng.eng, key, load, s.instrumentFor())
+		// A broken tool module is named, as a broken file in the VFS is
+		// by the command's own name.
+		if name := moduleName(key); err != nil && strings.HasPrefix(key.name, "tool:") && !strings.Contains(err.Error(), name) {
+			err = fmt.Errorf("tool module %s: %w", name, err)
+		}
 	}
 	run.compiling.Add(-1)
 	if err == nil && len(entry.files) > 0 {
