@@ -18,6 +18,7 @@ import (
 	"github.com/wasmsand/wasmsand/wasm"
 	"github.com/wasmsand/wasmsand/wasm/binary"
 	"github.com/wasmsand/wasmsand/wasm/lazytable"
+	"github.com/wasmsand/wasmsand/wasm/memsize"
 )
 
 // hostFunc is one host function with its place in the dispatch table.
@@ -136,6 +137,10 @@ type compiled struct {
 	// then the ranges of a recycled memory to zero (see binary.DirtyRanges).
 	mem   *binary.Limits
 	dirty js.Value
+	// ownSize is set when the module keeps its memory's size itself (see
+	// package memsize): its instances can be given a recycled memory that
+	// grew, and their size is its memsize.SizeExport global.
+	ownSize bool
 	// table is the type of the module's table when it was compiled to
 	// import it, else nil.
 	table *binary.TableType
@@ -180,7 +185,7 @@ func (e *Engine) Compile(ctx context.Context, bin []byte) (wasm.Module, error) {
 
 // PreparedFormat names what Prepare writes (see wasm.Preparer). Change it
 // whenever Prepare's output or preparedMeta may change.
-func (e *Engine) PreparedFormat() string { return "hostwasm1" }
+func (e *Engine) PreparedFormat() string { return "hostwasm2" }
 
 // Prepare checks bin as Compile does and returns it as Compile hands it
 // to the host: Go's function table filled on first use (package
@@ -296,8 +301,12 @@ func prepare(bin []byte) ([]byte, *preparedMeta, error) {
 		// memory, table or data read from m.
 		bin = lazytable.Apply(bin)
 	}
-	if out, h, err := importDefs(bin, m); err == nil {
-		bin, meta.Mem, meta.Table = out, h.mem, h.table
+	// A memory that grew can serve the module's next instance only if
+	// the module keeps its memory's size itself. Like lazytable, memsize
+	// adds to the module and never changes what importDefs reads of m.
+	sized, ownSize := memsize.Apply(bin)
+	if out, h, err := importDefs(sized, m); err == nil {
+		bin, meta.Mem, meta.Table, meta.OwnSize = out, h.mem, h.table, ownSize && h.mem != nil
 		if lim := h.mem; lim != nil {
 			meta.Dirty = binary.DirtyRanges(m, uint32(min(uint64(lim.Min)<<16, math.MaxUint32)))
 		}
@@ -323,6 +332,7 @@ type preparedMeta struct {
 	Mem     *binary.Limits               `json:",omitempty"`
 	Table   *binary.TableType            `json:",omitempty"`
 	Dirty   []uint32                     `json:",omitempty"`
+	OwnSize bool                         `json:",omitempty"` // see compiled.ownSize
 }
 
 // readMeta reads a prepared module's description.
@@ -358,6 +368,7 @@ func (meta *preparedMeta) compiled() *compiled {
 		imports: meta.Imports,
 		mem:     meta.Mem,
 		table:   meta.Table,
+		ownSize: meta.OwnSize,
 	}
 	if c.funcs == nil {
 		c.funcs = map[string]binary.FuncType{}
@@ -443,7 +454,7 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 
 	// A start function runs inside the constructor, a call from Go.
 	nested.push(i)
-	thrown := g.instantiate.Invoke(i.id, m.c.mod, m.importSpecs(), e.jspi, memMin, memMax, m.c.dirty, tableMin, tableMax)
+	thrown := g.instantiate.Invoke(i.id, m.c.mod, m.importSpecs(), e.jspi, memMin, memMax, m.c.dirty, m.c.ownSize, tableMin, tableMax)
 	nested.pop(i)
 	var err error
 	if !thrown.IsNull() {
@@ -463,7 +474,11 @@ func (m *module) Instantiate(ctx context.Context) (wasm.Instance, error) {
 		return nil, fmt.Errorf("jsbridge: instantiating: %w", err)
 	}
 	if mem := g.memory.Invoke(i.id); mem.Type() == js.TypeObject {
-		i.mem = newMemory(mem)
+		size := js.Undefined()
+		if m.c.ownSize {
+			size = g.exported.Invoke(i.id, memsize.SizeExport)
+		}
+		i.mem = newMemory(mem, size)
 	}
 	return i, nil
 }

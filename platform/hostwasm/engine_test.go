@@ -352,8 +352,7 @@ func BenchmarkCall(b *testing.B) {
 }
 
 // TestMemoryRecycled checks that a closed instance's memory goes to the
-// next instance of the module zeroed, and that a memory that grew does
-// not.
+// next instance of the module zeroed, also when it grew.
 func TestMemoryRecycled(t *testing.T) {
 	ctx := context.WithValue(context.Background(), ctxKey{}, "call ctx")
 	e, err := NewEngine(testHost())
@@ -398,8 +397,19 @@ func TestMemoryRecycled(t *testing.T) {
 	if got := b.Memory().Size(); got != 1<<16 {
 		t.Errorf("recycled memory of %d bytes, want one page", got)
 	}
-	// b grows its memory: it must not be pooled.
-	if _, err := b.Call(ctx, "grow"); err != nil {
+	// b grows its memory and writes past its first page. The module
+	// keeps its memory's size itself (memsize), so the memory is pooled
+	// all the same, and c sees one page of it, with the second zero.
+	if !mod.(*module).c.ownSize {
+		t.Fatal("the module was not compiled to keep its memory's size")
+	}
+	if got, err := b.Call(ctx, "grow"); err != nil || got[0] != 1 {
+		t.Fatalf("grow = %v, %v; want the old size, 1", got, err)
+	}
+	if got := b.Memory().Size(); got != 2<<16 {
+		t.Fatalf("grown memory of %d bytes, want two pages", got)
+	}
+	if _, err := b.Call(ctx, "poke", 1<<16+100); err != nil {
 		t.Fatal(err)
 	}
 	memB := jsMem(b)
@@ -409,11 +419,28 @@ func TestMemoryRecycled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close(ctx)
-	if jsMem(c).Equal(memB) {
-		t.Error("a memory that grew was recycled")
+	if !jsMem(c).Equal(memB) {
+		t.Fatal("a memory that grew was not recycled")
 	}
 	if got := c.Memory().Size(); got != 1<<16 {
-		t.Errorf("new memory of %d bytes, want one page", got)
+		t.Errorf("recycled grown memory reads %d bytes, want the module's one page", got)
+	}
+	if b, ok := c.Memory().Read(1<<16+100, 1); ok {
+		t.Errorf("the host read %q past the instance's size", b)
+	}
+	if got, err := c.Call(ctx, "grow"); err != nil || got[0] != 1 {
+		t.Fatalf("grow in a recycled grown memory = %v, %v; want 1", got, err)
+	}
+	if got := c.Memory().Size(); got != 2<<16 {
+		t.Errorf("after grow the memory reads %d bytes, want two pages", got)
+	}
+	for _, p := range []uint64{1<<16 + 100, 1<<16 + 104, 1<<16 + 108} {
+		if got, err := c.Call(ctx, "peek", p); err != nil || got[0] != 0 {
+			t.Errorf("peek(%d) past a recycled memory's first page = %v, %v; want 0", p, got, err)
+		}
+	}
+	if got := jsMem(c).Get("buffer").Get("byteLength").Int(); got != 2<<16 {
+		t.Errorf("the real memory has %d bytes, want two pages (grow used the pooled page)", got)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/wasmsand/wasmsand/wasm"
+	"github.com/wasmsand/wasmsand/wasm/memsize"
 )
 
 // Host calls do not go through js.FuncOf: a syscall/js callback costs tens
@@ -359,7 +360,7 @@ func goObject() js.Value {
 
 // glueFuncs are the JavaScript functions of glueSource.
 type glueFuncs struct {
-	instantiate      js.Value // (id, module, specs, jspi, memMin, memMax, dirty, tableMin, tableMax) → null or what it threw
+	instantiate      js.Value // (id, module, specs, jspi, memMin, memMax, dirty, ownSize, tableMin, tableMax) → null or what it threw
 	instantiateAsync js.Value // (id, module) → Promise
 	memory           js.Value // (id) → the exported memory, or undefined
 	exported         js.Value // (id, name) → the export, or undefined (for tests)
@@ -374,7 +375,7 @@ type glueFuncs struct {
 	deliver          js.Value // (fn, s): calls fn(s) from a microtask
 	memRead          js.Value // (mem, offset, n, addr): guest bytes to the core's memory at addr
 	memWrite         js.Value // (mem, offset, addr, n): the core's bytes at addr to the guest's
-	memSize          js.Value // (mem) → the byte length of its buffer
+	memSize          js.Value // (mem, size) → the instance's size of mem in bytes (size: its memsize global, or undefined)
 	err              error
 }
 
@@ -487,7 +488,7 @@ function maker(params, kind) {
   }
   const body = 'return function(' + names.join(',') + ') {' +
     'const mem = box.mem; ' +
-    'return finish(call(box.id, idx, mem ? mem.buffer.byteLength : -1' + slots.map((s) => ',' + s).join('') + '), ' + kind + ', jspi); };';
+    'return finish(call(box.id, idx, mem ? (box.size ? box.size.value * 65536 : mem.buffer.byteLength) : -1' + slots.map((s) => ',' + s).join('') + '), ' + kind + ', jspi); };';
   m = new Function('call', 'finish', 'lo', 'hi', 'idx', 'box', 'jspi', body);
   makers.set(key, m);
   return m;
@@ -497,10 +498,14 @@ function maker(params, kind) {
 // memimport.go), pooled by module: each memory of the module's initial
 // size and zeroed except where the module's data segments write again
 // (box.dirty), each table of its initial length and all null, so that an
-// instance of that module cannot tell them from its own. A memory or table
-// that grew is never pooled (neither can shrink); the pools keep a few of
-// each for every module, 64 MiB of memories and a million table entries
-// in all.
+// instance of that module cannot tell them from its own. Neither can
+// shrink: a table that grew is never pooled, nor a memory that grew unless
+// its module keeps its memory's size itself (box.ownSize, see package
+// memsize), which then reads the module's initial size whatever the
+// memory's, and finds the pages past it zero; one that grew by more than
+// 16 MiB is dropped all the same, so that it neither takes most of the
+// pools nor costs more to zero than a fresh one. The pools keep a few of each for
+// every module, 64 MiB of memories and a million table entries in all.
 const pools = new Map();
 let pooledBytes = 0, pooledEntries = 0;
 const poolMaxBytes = 64 << 20, poolMaxEntries = 1 << 20, poolMaxPerModule = 4;
@@ -513,8 +518,9 @@ function poolOf(mod) {
 
 function takeMemory(pool, min, max) {
   if (pool.mems.length > 0) {
-    pooledBytes -= min * 65536;
-    return pool.mems.pop();
+    const m = pool.mems.pop();
+    pooledBytes -= m.buffer.byteLength;
+    return m;
   }
   return new WebAssembly.Memory(max < 0 ? { initial: min } : { initial: min, maximum: max });
 }
@@ -565,20 +571,23 @@ function clearer(table) {
 
 // recycle clears the pooled memory and table of a closed instance and
 // keeps them for the next instance of the same module, if they have not
-// grown and the pools have room. box.dirty lists the memory's ranges to
-// zero: the module's data segments write the rest again when the next
-// instance starts. A table is cleared whole, which also lets the closed
+// grown (or, for a memory of a module keeping its own size, whatever its
+// size) and the pools have room. box.dirty lists the memory's ranges to
+// zero below the module's initial size: the module's data segments write
+// the rest again when the next instance starts; all of a memory past that
+// size is zeroed. A table is cleared whole, which also lets the closed
 // instance's functions go.
 function recycle(box) {
   const m = box.pooled, t = box.table;
   box.pooled = box.mem = box.table = null;
   const pool = poolOf(box.mod);
-  const bytes = box.min * 65536;
-  if (m && box.dirty && m.buffer.byteLength === bytes && pooledBytes + bytes <= poolMaxBytes && pool.mems.length < poolMaxPerModule) {
+  const bytes = box.min * 65536, size = m ? m.buffer.byteLength : 0;
+  if (m && box.dirty && (size === bytes || box.ownSize && size > bytes && size - bytes <= poolMaxBytes / 4) && pooledBytes + size <= poolMaxBytes && pool.mems.length < poolMaxPerModule) {
     const u8 = new Uint8Array(m.buffer), d = box.dirty;
     for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
+    if (size > bytes) u8.fill(0, bytes, size);
     pool.mems.push(m);
-    pooledBytes += bytes;
+    pooledBytes += size;
   }
   if (t && t.table.length === box.tmin && pooledEntries + box.tmin <= poolMaxEntries && pool.tables.length < poolMaxPerModule) {
     t.clear ??= clearer(t.table);
@@ -597,10 +606,10 @@ function recycle(box) {
 // functions of a closed instance's import object, if it was recycled,
 // serve the next instance with the same specs: making two dozen closures
 // and Suspending wrappers was a tenth of an instantiation.
-function makeImports(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax) {
+function makeImports(id, mod, specs, jspi, memMin, memMax, dirty, ownSize, tableMin, tableMax) {
   let set = importSets.get(specs)?.pop();
   if (!set) {
-    const box = { id: 0, mem: null, pooled: null, table: null, mod, min: memMin, tmin: tableMin, dirty, specs };
+    const box = { id: 0, mem: null, pooled: null, size: null, table: null, mod, min: memMin, tmin: tableMin, dirty, ownSize, specs };
     const imports = {};
     for (const [mod, name, idx, params, kind] of specs) {
       const ns = imports[mod] ??= {};
@@ -632,6 +641,7 @@ const importSetsPerSpecs = 4;
 function release(set, recycleAll) {
   const box = set.box;
   box.id = 0; // a call that still came would find no instance
+  box.size = null;
   if (!recycleAll) {
     box.mem = box.pooled = box.table = null;
     return;
@@ -652,8 +662,8 @@ const live = new Map();
 
 // instantiate creates instance id synchronously (a start function runs
 // now); it returns null, or what the constructor threw.
-function instantiate(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax) {
-  const set = makeImports(id, mod, specs, jspi, memMin, memMax, dirty, tableMin, tableMax);
+function instantiate(id, mod, specs, jspi, memMin, memMax, dirty, ownSize, tableMin, tableMax) {
+  const set = makeImports(id, mod, specs, jspi, memMin, memMax, dirty, ownSize, tableMin, tableMax);
   const rec = { set, imports: set.imports, box: set.box, exports: null, fns: new Map() };
   live.set(id, rec);
   try {
@@ -677,6 +687,7 @@ function ready(rec, inst) {
   rec.exports = inst.exports;
   const mem = inst.exports.memory;
   if (mem instanceof WebAssembly.Memory) rec.box.mem = mem;
+  if (rec.box.ownSize) rec.box.size = inst.exports['` + memsize.SizeExport + `'] ?? null;
 }
 
 function exported(id, name) {
@@ -796,8 +807,8 @@ function memWrite(mem, off, addr, n) {
   }
 }
 
-function memSize(mem) {
-  return mem.buffer.byteLength;
+function memSize(mem, size) {
+  return size ? size.value * 65536 : mem.buffer.byteLength;
 }
 
 return { instantiate, instantiateAsync, memory, exported, drop, getGlobal, setGlobal, callSync, settle, start, watch, takeAwaited, deliver, memRead, memWrite, memSize };

@@ -251,10 +251,14 @@ func trapFrom(err error) error {
 // syscall/js's method calls decode the method's name every time).
 // JavaScript passes the buffer's length with every host call.
 type memory struct {
-	mem     js.Value // WebAssembly.Memory
-	size    int64    // byte length of its buffer; -1: unknown
-	gone    bool     // given back to the pool: every access fails
-	scratch []byte   // 8 bytes on the heap, for the fixed-size accesses
+	mem js.Value // WebAssembly.Memory
+	// pages is the instance's memsize.SizeExport global when its module
+	// keeps its memory's size (then possibly below the buffer's length),
+	// else undefined.
+	pages   js.Value
+	size    int64  // the memory's size in bytes; -1: unknown
+	gone    bool   // given back to the pool: every access fails
+	scratch []byte // 8 bytes on the heap, for the fixed-size accesses
 }
 
 var _ wasm.Memory = (*memory)(nil)
@@ -262,8 +266,8 @@ var _ wasm.Memory = (*memory)(nil)
 // ReadCopies marks Read as a copy (wasm.CopyingMemory).
 func (m *memory) ReadCopies() {}
 
-func newMemory(mem js.Value) *memory {
-	return &memory{mem: mem, size: -1, scratch: make([]byte, 8)}
+func newMemory(mem, pages js.Value) *memory {
+	return &memory{mem: mem, pages: pages, size: -1, scratch: make([]byte, 8)}
 }
 
 // note records the buffer length JavaScript saw at a host call (-1 when
@@ -282,6 +286,7 @@ func (m *memory) release() {
 	m.gone = true
 	m.size = 0
 	m.mem = js.Undefined()
+	m.pages = js.Undefined()
 }
 
 func (m *memory) refresh() {
@@ -292,7 +297,7 @@ func (m *memory) refresh() {
 		m.size = 0
 		return
 	}
-	m.size = int64(glue().memSize.Invoke(m.mem).Float())
+	m.size = int64(glue().memSize.Invoke(m.mem, m.pages).Float())
 }
 
 func (m *memory) inBounds(offset, n uint32) bool {

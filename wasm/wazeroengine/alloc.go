@@ -30,10 +30,12 @@ const (
 )
 
 // memPool keeps the memories of closed instances of one module. A memory
-// goes back only if it never grew, its instance started (so every data
-// segment was written) and no call was running in it when it was closed;
-// it is zeroed on the way in wherever the data segments will not write it
-// again, so the next instance sees exactly the module's initial image.
+// goes back only if its instance started (so every data segment was
+// written) and no call was running in it when it was closed; it is zeroed
+// on the way in wherever the data segments will not write it again, and a
+// memory that grew is cut back to the module's initial size (its buffer
+// keeps its capacity, so the next instance grows into it without a copy):
+// the next instance sees exactly the module's initial image.
 type memPool struct {
 	budget *atomic.Int64 // the engine's pooled bytes
 	size   uint64        // the module's initial memory size in bytes
@@ -72,7 +74,6 @@ func (p *memPool) take(max uint64) *linearMemory {
 	p.free = p.free[:n-1]
 	p.held--
 	p.budget.Add(-int64(cap(m.buf)))
-	m.grew = false
 	m.keep.Store(false)
 	return m
 }
@@ -96,6 +97,8 @@ func (p *memPool) put(m *linearMemory) bool {
 	for k := 0; k+1 < len(p.dirty); k += 2 {
 		clear(m.buf[p.dirty[k]:p.dirty[k+1]])
 	}
+	clear(m.buf[p.size:])
+	m.buf = m.buf[:p.size]
 
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -146,16 +149,12 @@ type linearMemory struct {
 	hint uint64   // capacity wazero suggests for the first allocation
 	pool *memPool // where Free returns the memory; nil: nowhere
 
-	grew bool        // resized after its first allocation: not recycled
 	keep atomic.Bool // set by the instance's Close: recycle on Free
 }
 
 func (m *linearMemory) Reallocate(size uint64) []byte {
 	if size > m.max {
 		return nil
-	}
-	if m.buf != nil && size != uint64(len(m.buf)) {
-		m.grew = true
 	}
 	if size > uint64(cap(m.buf)) {
 		c := max(size, m.hint)
@@ -173,10 +172,10 @@ func (m *linearMemory) Reallocate(size uint64) []byte {
 	return m.buf[:size:size]
 }
 
-// Free gives the memory back to its pool when the instance allowed it and
-// the memory still has the module's initial size, else to the GC.
+// Free gives the memory back to its pool when the instance allowed it,
+// else to the GC.
 func (m *linearMemory) Free() {
-	if m.keep.Load() && !m.grew && m.pool != nil && uint64(len(m.buf)) == m.pool.size && m.pool.put(m) {
+	if m.keep.Load() && m.pool != nil && uint64(len(m.buf)) >= m.pool.size && m.pool.put(m) {
 		return
 	}
 	m.buf = nil

@@ -124,29 +124,44 @@ func TestMemoryRecycledClean(t *testing.T) {
 	}
 }
 
-func TestMemoryNotRecycled(t *testing.T) {
+// A memory that grew is recycled cut back to the module's size: the next
+// instance sees two pages, zero past the image, and grows into the kept
+// capacity again with nothing of the last instance in it.
+func TestMemoryRecycledGrown(t *testing.T) {
 	_, m := newPoolEngine(t)
-
-	// A memory that grew is dropped, and the next instance has the
-	// module's size again.
 	a := newInst(t, m)
 	scribble(t, a)
-	if old := poolCall(t, a, "grow", 1); old != 2 {
+	if old := poolCall(t, a, "grow", 2); old != 2 {
 		t.Fatalf("grow: %d", old)
 	}
-	poolCall(t, a, "poke", 2*pageSize+5, 0xAB)
+	poolCall(t, a, "poke", 3*pageSize+5, 0xAB)
 	lm := a.lm
 	a.Close(context.Background())
 	b := newInst(t, m)
-	if b.lm == lm {
-		t.Fatal("a grown memory was reused")
+	if b.lm != lm {
+		t.Fatal("a grown memory was not reused")
 	}
 	checkFresh(t, b)
+	if got := b.Memory().Size(); got != 2*pageSize {
+		t.Fatalf("the reused memory has %d bytes, want the module's 2 pages", got)
+	}
+	if old := poolCall(t, b, "grow", 2); old != 2 {
+		t.Fatalf("grow in the reused memory: %d", old)
+	}
+	if got := poolCall(t, b, "peek", 3*pageSize+5); got != 0 {
+		t.Fatalf("the last instance's byte %#x is back after grow", got)
+	}
+	b.Close(context.Background())
+}
+
+func TestMemoryNotRecycled(t *testing.T) {
+	_, m := newPoolEngine(t)
+	b := newInst(t, m)
 
 	// A memory closed while a call runs in it stays with that call.
 	scribble(t, b)
 	b.running.Add(1) // as if a Call were still running
-	lm = b.lm
+	lm := b.lm
 	b.Close(context.Background())
 	b.running.Add(-1)
 	c := newInst(t, m)

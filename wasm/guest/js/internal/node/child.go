@@ -323,7 +323,7 @@ func (rt *runtime) childProcessModule() goja.Value {
 		}
 		return r.Get("stdout")
 	})
-	if _, err := vm.RunScript("wasmsand:child_process", childAsyncJS); err != nil {
+	if _, err := vm.RunProgram(childProgram); err != nil {
 		panic(err)
 	}
 	f, _ := goja.AssertFunction(vm.Get("__wasmsandChild"))

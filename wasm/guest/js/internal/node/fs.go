@@ -535,7 +535,7 @@ func (rt *runtime) fsModule() goja.Value {
 			f.Set(k, v)
 		}
 	}
-	w, err := vm.RunScript("wasmsand:fs", fsAsyncJS)
+	w, err := vm.RunProgram(fsProgram)
 	if err != nil {
 		panic(err)
 	}

@@ -29,6 +29,16 @@ var fetchJS string
 // preludeJS runs once per runtime: the formatter, then the rest.
 var preludeJS = inspectJS + "\n" + preludeSrc + "\n" + fetchJS + "\n;__wasmsand"
 
+// The built-in scripts are compiled once, when the package initialises: in
+// the pre-initialised module (see wasm/preinit) that is when the module is
+// built, and each process runs the compiled programs in a runtime of its
+// own. Parsing and compiling their 90 KB was most of a process's start.
+var (
+	preludeProgram = goja.MustCompile("wasmsand:prelude", preludeJS, false)
+	childProgram   = goja.MustCompile("wasmsand:child_process", childAsyncJS, false)
+	fsProgram      = goja.MustCompile("wasmsand:fs", fsAsyncJS, false)
+)
+
 // setupHost makes the __wasmsand object the prelude reads its Go helpers from.
 func (rt *runtime) setupHost() {
 	vm := rt.vm

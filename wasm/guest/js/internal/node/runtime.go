@@ -137,7 +137,7 @@ func (rt *runtime) setup() {
 	rt.setupProcess()
 	rt.setupTimers()
 	g.Set("require", rt.makeRequire(mustGetwd()))
-	if _, err := vm.RunScript("wasmsand:prelude", preludeJS); err != nil {
+	if _, err := vm.RunProgram(preludeProgram); err != nil {
 		panic(fmt.Sprintf("node: prelude: %v", err))
 	}
 	prelude := vm.Get("__wasmsand").ToObject(vm)
