@@ -206,10 +206,11 @@ func BuildWasm(ctx context.Context, pkg, out string) error {
 	return nil
 }
 
-// vendorScratch copies the module's go.mod, go.sum and the sources of pkg into
+// vendorScratch copies the module's go.mod, go.sum and the sources of pkg
+// (and of the packages extra, which a further overlay will import) into
 // scratch, runs go mod vendor there and writes the overlay file mapping
 // vendor/PATH to overlay/PATH. It returns the overlay file's name.
-func vendorScratch(ctx context.Context, src, pkg, overlay, scratch string) (string, error) {
+func vendorScratch(ctx context.Context, src, pkg, overlay, scratch string, extra ...string) (string, error) {
 	root := filepath.Join(src, "..", "..")
 	for _, f := range []string{"go.mod", "go.sum"} {
 		b, err := os.ReadFile(filepath.Join(root, f))
@@ -221,7 +222,7 @@ func vendorScratch(ctx context.Context, src, pkg, overlay, scratch string) (stri
 		}
 	}
 	// The main module's packages pkg needs, with their non-test files.
-	list := exec.CommandContext(ctx, goTool(), "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}", pkg)
+	list := exec.CommandContext(ctx, goTool(), append([]string{"list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}", pkg}, extra...)...)
 	list.Dir = src
 	list.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "GOFLAGS=")
 	dirs, err := list.Output()

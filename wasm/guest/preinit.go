@@ -49,11 +49,6 @@ func buildImage(ctx context.Context, src, out string, m Module) error {
 		return fmt.Errorf("guest: %s is %q", PreinitEnv, os.Getenv(PreinitEnv))
 	}
 	pkgDir := filepath.Join(src, strings.TrimPrefix(m.Package, modulePrefix))
-	if _, err := os.Stat(filepath.Join(pkgDir, "_overlay")); err == nil {
-		// go build takes one -overlay, and BuildWasm's vendored build
-		// needs it for the module's own files.
-		return fmt.Errorf("guest: %s brings its own overlay", m.File)
-	}
 	tmp, err := os.MkdirTemp("", "wasmsand-preinit-")
 	if err != nil {
 		return err
@@ -63,9 +58,40 @@ func buildImage(ctx context.Context, src, out string, m Module) error {
 	if err := os.WriteFile(entry, []byte(entrySource), 0o644); err != nil {
 		return err
 	}
-	overlay, err := json.Marshal(map[string]map[string]string{
-		"Replace": {filepath.Join(pkgDir, "zz_wasmsand_preinit.go"): entry},
-	})
+	replace := map[string]string{}
+	dir, flags := src, []string{"-buildmode=c-shared"}
+	if own := filepath.Join(pkgDir, "_overlay"); isDir(own) {
+		// The module's own overlay needs a vendored copy of the sources
+		// (see BuildWasm), and go build takes one -overlay: the entry
+		// joins the module's overlay there.
+		scratch := filepath.Join(tmp, "src")
+		if err := os.Mkdir(scratch, 0o755); err != nil {
+			return err
+		}
+		ov, err := vendorScratch(ctx, src, m.Package, own, scratch, modulePrefix+"internal/reactor")
+		if err != nil {
+			return err
+		}
+		var theirs struct{ Replace map[string]string }
+		if b, err := os.ReadFile(ov); err != nil {
+			return err
+		} else if err := json.Unmarshal(b, &theirs); err != nil {
+			return err
+		}
+		replace = theirs.Replace
+		root, err := filepath.Abs(filepath.Join(src, "..", ".."))
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, pkgDir)
+		if err != nil {
+			return err
+		}
+		pkgDir, dir = filepath.Join(scratch, rel), scratch
+		flags = append(flags, "-mod=vendor")
+	}
+	replace[filepath.Join(pkgDir, "zz_wasmsand_preinit.go")] = entry
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": replace})
 	if err != nil {
 		return err
 	}
@@ -74,7 +100,7 @@ func buildImage(ctx context.Context, src, out string, m Module) error {
 		return err
 	}
 	reactor := filepath.Join(tmp, "reactor.wasm")
-	if err := goBuild(ctx, src, reactor, m, []string{"-buildmode=c-shared", "-overlay", ovFile}); err != nil {
+	if err := goBuild(ctx, dir, reactor, m, append(flags, "-overlay", ovFile)); err != nil {
 		return err
 	}
 	bin, err := os.ReadFile(reactor)
@@ -87,4 +113,9 @@ func buildImage(ctx context.Context, src, out string, m Module) error {
 		return fmt.Errorf("guest: pre-initialising %s: %w", m.File, err)
 	}
 	return os.WriteFile(out, img, 0o644)
+}
+
+func isDir(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.IsDir()
 }
