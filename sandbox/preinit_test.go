@@ -43,6 +43,29 @@ func TestPreinitImages(t *testing.T) {
 	if !has["_start"] || !has[preinit.EntryName] || has[preinit.InitName] {
 		t.Errorf("coreutils.wasm exports %v: not a pre-initialised image", has)
 	}
+	// Every Go module is one, git (which brings an overlay of its own)
+	// included.
+	mods, err := guest.Modules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mod := range mods {
+		bin, err := os.ReadFile(filepath.Join(guesttest.Dir(t), mod.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dm, err := binary.Decode(bin)
+		if err != nil {
+			t.Fatalf("%s: %v", mod.File, err)
+		}
+		image := false
+		for _, e := range dm.Exports {
+			image = image || e.Name == preinit.EntryName
+		}
+		if !image {
+			t.Errorf("%s is not a pre-initialised image", mod.File)
+		}
+	}
 	// The Go runtime's start-up is gone from every process: /bin/true
 	// built as a plain command spends about 3 M fuel, an image 0.3 M.
 	sb := newTest(t, Options{})
