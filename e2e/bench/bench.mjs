@@ -239,7 +239,7 @@ function inFreshNode(dir, c, prologue, body) {
     ${body}
     if (r.exitCode !== 0) { console.error(c.cmd + ': exit ' + r.exitCode + ': ' + r.stderr); process.exit(1); }
     // VmHWM: getrusage's maxRSS would start from the parent's memory.
-    console.log(readFileSync('/proc/self/status', 'utf8').match(/VmHWM:\s*(\d+)/)[1]);
+    console.log(readFileSync('/proc/self/status', 'utf8').match(/VmHWM:\\s*(\\d+)/)[1]);
     process.exit(0);`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script],
     { env: { ...process.env, BENCH_DATA: dir, BENCH_CASE: JSON.stringify(c), BENCH_SETUP: setup }, maxBuffer: 1 << 20 });
@@ -253,7 +253,10 @@ function peakEach(shell, measure) {
     try {
       out[c.name] = measure(c);
     } catch (err) {
-      console.error(`${shell}: peak RSS of ${c.name}: ${String(err.message).split('\n')[0]}`);
+      // Node's report of an uncaught error starts with the script's
+      // location; the error itself is the line that names it.
+      const lines = String(err.message).split('\n');
+      console.error(`${shell}: peak RSS of ${c.name}: ${lines.find((l) => /Error|exit/.test(l)) ?? lines[0]}`);
       out[c.name] = NaN;
     }
   }

@@ -128,7 +128,9 @@ export interface SandboxOptions {
    * Where instrumented tool modules are kept across page loads or processes.
    * Default: the Cache API in browsers, ~/.cache/wasmsand/modules in Node
    * ($WASMSAND_CACHE_DIR); null: nowhere. It belongs to the page's (or
-   * process's) engine: the first sandbox's store serves all of them.
+   * process's) engine: the first sandbox's store serves all of them. The
+   * default stores keep under 1 GiB ($WASMSAND_CACHE_LIMIT bytes in Node),
+   * removing the least recently used modules.
    */
   moduleStore?: ModuleStore | null;
   /** Called as the core and tool modules download (they are megabytes). */

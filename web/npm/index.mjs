@@ -269,10 +269,18 @@ export function dirStore(dir) {
  * WebAssembly code across processes (module.enableCompileCache covers
  * JavaScript only; a WebAssembly.Module does not serialize), so compiling
  * remains. Failures are misses.
+ *
+ * Every version of a tool, and every new format of the entries, adds files
+ * and replaces none, so the store is kept under $WASMSAND_CACHE_LIMIT bytes
+ * (default cacheLimit) as the native build keeps its own (package
+ * platform/native/diskcache): a load marks its file used (its modification
+ * time, at most once in touchAfterMs), and a store removes the least
+ * recently used files until the rest fit.
  */
 function diskModuleStore() {
   const dir = process.env.WASMSAND_CACHE_DIR ||
     join(process.env.XDG_CACHE_HOME || join(process.getBuiltinModule('node:os').homedir(), '.cache'), 'wasmsand', 'modules');
+  const limit = cacheLimitFromEnv();
   // node:crypto is loaded on first use: it costs Node several
   // milliseconds, and a sandbox that runs no tool never needs it.
   const file = async (raw, variant) => {
@@ -282,7 +290,9 @@ function diskModuleStore() {
   return {
     async load(raw, variant) {
       try {
-        const b = await readFile(await file(raw, variant));
+        const path = await file(raw, variant);
+        const b = await readFile(path);
+        touch(path);
         return new Uint8Array(b.buffer, b.byteOffset, b.length);
       } catch {
         return null;
@@ -297,7 +307,78 @@ function diskModuleStore() {
         await fs.promises.rename(tmp, await file(raw, variant));
       } catch {
         await fs.promises.rm(tmp, { force: true }).catch(() => {});
+        return;
       }
+      await trimModuleDir(dir, limit).catch(() => {}); // a cache: failing to trim is no error
     },
   };
+}
+
+// cacheLimit is the default size of the module store on disk: room for
+// the modules of several versions of every tool (one version's, python3
+// included, take about 130 MB).
+const cacheLimit = 1 << 30;
+
+// touchAfterMs is how stale a module file's mark of use must be before a
+// load renews it: often enough for trimming to see what is in use, seldom
+// enough that loads do not turn into writes.
+const touchAfterMs = 3600e3;
+
+// cacheLimitFromEnv returns $WASMSAND_CACHE_LIMIT (bytes; 0 or less for no
+// limit), else cacheLimit.
+function cacheLimitFromEnv() {
+  const v = process.env.WASMSAND_CACHE_LIMIT;
+  if (v === undefined || v === '') return cacheLimit;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new SandboxError('INVALID_ARGUMENT', `WASMSAND_CACHE_LIMIT=${v}: want a number of bytes`);
+  return n > 0 ? n : Infinity;
+}
+
+// touch marks the module file at path used now, if its mark is older than
+// touchAfterMs. It does not wait: a missed mark costs at most a reload.
+function touch(path) {
+  fs.promises.stat(path).then((st) => {
+    if (Date.now() - st.mtimeMs < touchAfterMs) return;
+    const now = new Date();
+    return fs.promises.utimes(path, now, now);
+  }).catch(() => {});
+}
+
+/**
+ * trimModuleDir removes the least recently used files of the module store
+ * dir (by modification time, which loads renew) until the rest take at
+ * most limit bytes, and the leftovers of stores that died between write
+ * and rename (tmp- files older than touchAfterMs). Files that vanish or
+ * cannot be removed are skipped: another process may be trimming too.
+ */
+async function trimModuleDir(dir, limit) {
+  const files = [];
+  let total = 0;
+  for (const name of await fs.promises.readdir(dir)) {
+    const path = join(dir, name);
+    let st;
+    try {
+      st = await fs.promises.stat(path);
+    } catch {
+      continue; // removed meanwhile
+    }
+    if (!st.isFile()) continue;
+    if (name.startsWith('tmp-')) {
+      if (Date.now() - st.mtimeMs > touchAfterMs) await fs.promises.rm(path, { force: true }).catch(() => {});
+      continue;
+    }
+    files.push({ path, size: st.size, used: st.mtimeMs });
+    total += st.size;
+  }
+  if (total <= limit) return;
+  files.sort((a, b) => a.used - b.used);
+  for (const f of files) {
+    if (total <= limit) break;
+    try {
+      await fs.promises.rm(f.path);
+      total -= f.size;
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
 }

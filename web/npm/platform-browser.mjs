@@ -238,8 +238,15 @@ export function browserPlatform(base) {
 }
 
 // MODULE_CACHE is the Cache API cache of instrumented modules; a new
-// format of entries takes a new name.
-const MODULE_CACHE = 'wasmsand-modules-v1';
+// format of entries takes a new name, and the store deletes the caches of
+// the names before it.
+const MODULE_CACHE_PREFIX = 'wasmsand-modules-';
+const MODULE_CACHE = MODULE_CACHE_PREFIX + 'v1';
+
+// The headers a stored module carries: when it was last used (ms since
+// the epoch) and its size, so that trimming reads no bodies.
+const USED = 'X-Wasmsand-Used';
+const SIZE = 'X-Wasmsand-Size';
 
 /**
  * cacheModuleStore returns the core's ModuleStore over the Cache API: the
@@ -248,31 +255,77 @@ const MODULE_CACHE = 'wasmsand-modules-v1';
  * page reload neither instruments python3 again nor recompiles what the
  * browser's code cache holds. undefined where the Cache API or Web Crypto
  * is missing (an insecure context). Failures are misses.
+ *
+ * Every version of a tool adds entries and replaces none, so the cache is
+ * kept under limit bytes (default 1 GiB, room for the modules of several
+ * versions of every tool): a load marks its entry used (storing it again,
+ * at most once in touchAfterMs, default a day), and a store deletes the
+ * least recently used entries until the rest fit.
  */
-export function cacheModuleStore() {
+export function cacheModuleStore({ limit = 1 << 30, touchAfterMs = 86400e3 } = {}) {
   if (typeof caches === 'undefined' || !globalThis.crypto?.subtle) return undefined;
   const key = async (raw, variant) => {
     const d = new Uint8Array(await crypto.subtle.digest('SHA-256', raw));
     const hex = Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('');
     return new URL(`/.wasmsand-modules/${hex}-${encodeURIComponent(variant)}.wasm`, globalThis.location?.origin ?? 'https://wasmsand.invalid').href;
   };
+  const put = async (cache, url, bytes) => {
+    const headers = { 'Content-Type': 'application/wasm', [USED]: String(Date.now()), [SIZE]: String(bytes.length) };
+    await cache.put(url, new Response(bytes, { headers }));
+  };
   return {
     async load(raw, variant) {
       try {
-        const r = await (await caches.open(MODULE_CACHE)).match(await key(raw, variant));
-        return r ? new Uint8Array(await r.arrayBuffer()) : null;
+        const cache = await caches.open(MODULE_CACHE);
+        const url = await key(raw, variant);
+        const r = await cache.match(url);
+        if (!r) return null;
+        const bytes = new Uint8Array(await r.arrayBuffer());
+        if (!(Date.now() - Number(r.headers.get(USED)) < touchAfterMs)) {
+          put(cache, url, bytes).catch(() => {}); // a missed mark costs at most a reload
+        }
+        return bytes;
       } catch {
         return null;
       }
     },
     async store(raw, variant, bytes) {
       try {
-        const headers = { 'Content-Type': 'application/wasm' };
-        await (await caches.open(MODULE_CACHE)).put(await key(raw, variant), new Response(bytes, { headers }));
+        const cache = await caches.open(MODULE_CACHE);
+        await put(cache, await key(raw, variant), bytes);
+        await trimModuleCache(cache, limit);
       } catch {
         // a full or unavailable cache: the next load instruments again
       }
     },
   };
+}
+
+/**
+ * trimModuleCache deletes the Cache API caches of older entry formats and
+ * the least recently used entries of cache until the rest take at most
+ * limit bytes (by their USED and SIZE headers; an entry without them is
+ * the oldest, and its body is measured).
+ */
+async function trimModuleCache(cache, limit) {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(MODULE_CACHE_PREFIX) && name !== MODULE_CACHE) await caches.delete(name);
+  }
+  const entries = [];
+  let total = 0;
+  for (const req of await cache.keys()) {
+    const r = await cache.match(req);
+    if (!r) continue; // deleted meanwhile
+    let size = Number(r.headers.get(SIZE));
+    if (!Number.isSafeInteger(size) || size < 0) size = (await r.arrayBuffer()).byteLength;
+    entries.push({ req, size, used: Number(r.headers.get(USED)) || 0 });
+    total += size;
+  }
+  if (total <= limit) return;
+  entries.sort((a, b) => a.used - b.used);
+  for (const e of entries) {
+    if (total <= limit) break;
+    if (await cache.delete(e.req)) total -= e.size;
+  }
 }
 
