@@ -641,17 +641,13 @@ func (s *Sandbox) Fork(ctx context.Context) (*Sandbox, error) {
 }
 
 // fork returns a tool set for a forked sandbox: the same commands and
-// loaded modules, and the same record of placed files (they are in the
+// module keys, and the same record of placed files (they are in the
 // copied filesystem).
 func (ts *toolSet) fork() *toolSet {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	c := &toolSet{fsys: ts.fsys, where: ts.where, commands: ts.commands,
-		modules: make(map[string][]byte, len(ts.modules)), keys: make(map[string]moduleKey, len(ts.keys)),
-		placed: make(map[string]bool, len(ts.placed))}
-	for k, v := range ts.modules {
-		c.modules[k] = v
-	}
+		keys: make(map[string]moduleKey, len(ts.keys)), placed: make(map[string]bool, len(ts.placed))}
 	for k, v := range ts.keys {
 		c.keys[k] = v
 	}

@@ -30,10 +30,9 @@ type toolSet struct {
 	where    string            // how to name fsys in errors
 	commands map[string]string // command name → module file name
 
-	mu      sync.Mutex
-	modules map[string][]byte    // module file name → raw bytes
-	keys    map[string]moduleKey // module file name → its key in the module cache, less the memory cap
-	placed  map[string]bool      // module file name → its files are in the sandbox (toolfiles.go)
+	mu     sync.Mutex
+	keys   map[string]moduleKey // module file name → its key in the module cache, less the memory cap
+	placed map[string]bool      // module file name → its files are in the sandbox (toolfiles.go)
 }
 
 // loadToolSet reads the manifest of the tools in opts.Tools, or else in
@@ -42,7 +41,7 @@ type toolSet struct {
 // shell builtins work).
 func loadToolSet(ctx context.Context, opts Options, p Platform) (*toolSet, error) {
 	ts := &toolSet{fsys: opts.Tools, where: "Options.Tools", commands: map[string]string{},
-		modules: map[string][]byte{}, keys: map[string]moduleKey{}, placed: map[string]bool{}}
+		keys: map[string]moduleKey{}, placed: map[string]bool{}}
 	switch {
 	case ts.fsys != nil:
 	case opts.ToolsDir != "":
@@ -190,19 +189,12 @@ func (ts *toolSet) moduleBytes(command string) ([]byte, bool, error) {
 	return b, true, nil
 }
 
-// fileBytes reads the module file once.
+// fileBytes reads the module file. Its bytes are not kept: the module
+// cache reads a module only to compile it, once per engine, and a tool
+// set that held what it read would keep every module used (python3's is
+// 30 MB) for the sandbox's life.
 func (ts *toolSet) fileBytes(file string) ([]byte, error) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if b, ok := ts.modules[file]; ok {
-		return b, nil
-	}
-	b, err := fs.ReadFile(ts.fsys, file)
-	if err != nil {
-		return nil, err
-	}
-	ts.modules[file] = b
-	return b, nil
+	return fs.ReadFile(ts.fsys, file)
 }
 
 // ToolIdentifier may be implemented by the fs.FS of Options.Tools to name

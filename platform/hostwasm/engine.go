@@ -173,7 +173,10 @@ func (e *Engine) Compile(ctx context.Context, bin []byte) (wasm.Module, error) {
 		compileCache[sum] = ce
 	}
 	compileMu.Unlock()
-	ce.once.Do(func() { ce.c, ce.err = compile(bin, !e.jspi && nested.depth() > 0) })
+	ce.once.Do(func() {
+		ce.c, ce.err = compile(bin, !e.jspi && nested.depth() > 0)
+		releaseCopies(2 * len(bin)) // the digest's copy and the compiler's
+	})
 	if ce.err != nil {
 		return nil, ce.err
 	}
@@ -209,6 +212,7 @@ func (e *Engine) CompilePrepared(_ context.Context, prepared []byte) (wasm.Modul
 		return nil, err
 	}
 	mod, err := jsCompiler(!e.jspi && nested.depth() > 0)(bytesToJS(prepared))
+	releaseCopies(len(prepared))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", wasm.ErrInvalidModule, err)
 	}

@@ -5,6 +5,7 @@ package hostwasm
 import (
 	"context"
 	"crypto/sha256"
+	"runtime"
 	"syscall/js"
 
 	"github.com/wasmsand/wasmsand/wasm"
@@ -21,6 +22,7 @@ import (
 type jsModuleStore struct{ obj js.Value }
 
 func (s jsModuleStore) Load(_ context.Context, raw []byte, variant string) (b []byte, ok bool) {
+	defer releaseCopies(len(raw))
 	defer func() {
 		if recover() != nil { // load threw
 			b, ok = nil, false
@@ -49,6 +51,7 @@ func (s jsModuleStore) LoadModule(_ context.Context, eng wasm.Engine, raw []byte
 	if !isHost || e.isClosed() {
 		return nil, false
 	}
+	defer releaseCopies(len(raw))
 	defer func() {
 		if recover() != nil { // load threw
 			m, ok = nil, false
@@ -80,8 +83,26 @@ func (s jsModuleStore) LoadModule(_ context.Context, eng wasm.Engine, raw []byte
 }
 
 func (s jsModuleStore) Store(_ context.Context, raw []byte, variant string, b []byte) {
+	defer releaseCopies(len(raw) + len(b))
 	defer func() { _ = recover() }() // store threw
 	_, _ = await(jsPromise.Call("resolve", s.obj.Call("store", bytesToJS(raw), variant, bytesToJS(b))))
+}
+
+// releaseMin is the size of the copies in JavaScript from which
+// releaseCopies collects.
+const releaseMin = 1 << 20
+
+// releaseCopies lets JavaScript free the copies of a module's bytes that a
+// finished call made there (n bytes in all), by collecting Go's garbage:
+// a js.Value keeps its object alive until Go's collector finds it
+// unreachable, and the core's small heap may go long without a cycle, so
+// each tool module used to leave its bytes two or three times over in
+// JavaScript (95 MB for python3). Modules are compiled once per engine,
+// so this runs once per module, not per process.
+func releaseCopies(n int) {
+	if n >= releaseMin {
+		runtime.GC()
+	}
 }
 
 // digestMin is the size from which moduleSum hashes with Web Crypto: Go's

@@ -22,12 +22,18 @@ import (
 //
 // It names its files' bytes for the sandbox's module cache (ToolID) by
 // the identity of the JavaScript object holding them, so sandboxes given
-// the same Uint8Array or ArrayBuffer (the package's loader hands every
-// sandbox the one it read) share the module compiled from it.
+// the same Uint8Array or ArrayBuffer share the module compiled from it; a
+// loader function with an id property (a non-empty string) is named by
+// that instead, without calling it. The package's loaders carry one (the
+// file's URL, size and modification time): their bytes are then not kept
+// once read, since the module cache reads a module only to compile it,
+// where holding them kept every tool used in memory twice (87 MB for
+// python3, yq and node).
 type toolsFS struct {
 	mu     sync.Mutex
-	files  map[string]js.Value // name → Uint8Array, or loader function until called
+	files  map[string]js.Value // name → Uint8Array, or loader function until called (always, with an id)
 	origin map[string]js.Value // name → the object given (Uint8Array or ArrayBuffer), once known
+	ids    map[string]string   // name → its loader's id, for loaders that have one
 	names  []string            // sorted
 }
 
@@ -43,7 +49,7 @@ var bytesIDs struct {
 // newToolsFS snapshots obj's own enumerable properties. It reports the
 // first value that is neither bytes nor a function.
 func newToolsFS(obj js.Value) (*toolsFS, string) {
-	t := &toolsFS{files: map[string]js.Value{}, origin: map[string]js.Value{}}
+	t := &toolsFS{files: map[string]js.Value{}, origin: map[string]js.Value{}, ids: map[string]string{}}
 	keys := jsObject.Call("keys", obj)
 	for k := range keys.Length() {
 		name := keys.Index(k).String()
@@ -54,6 +60,9 @@ func newToolsFS(obj js.Value) (*toolsFS, string) {
 		case v.InstanceOf(jsArrayBuffer):
 			v = jsUint8Array.New(v)
 		case v.Type() == js.TypeFunction:
+			if id := v.Get("id"); id.Type() == js.TypeString && id.String() != "" {
+				t.ids[name] = id.String()
+			}
 		default:
 			return nil, name
 		}
@@ -83,10 +92,17 @@ func (t *toolsFS) ReadFile(name string) ([]byte, error) {
 	return b, nil
 }
 
-// ToolID implements sandbox.ToolIdentifier: the number of the JavaScript
-// object holding the file's bytes. Like ReadFile it calls a loader
-// function, once: both then see the bytes it gave.
+// ToolID implements sandbox.ToolIdentifier: the id of the file's loader
+// function if it has one, else the number of the JavaScript object holding
+// the file's bytes. Like ReadFile it then calls a loader function, once:
+// both then see the bytes it gave.
 func (t *toolsFS) ToolID(name string) (string, error) {
+	t.mu.Lock()
+	named, ok := t.ids[name]
+	t.mu.Unlock()
+	if ok {
+		return "id:" + named, nil
+	}
 	_, orig, err := t.bytes(name)
 	if err != nil {
 		return "", err
@@ -124,6 +140,10 @@ func (t *toolsFS) bytes(name string) (v, orig js.Value, err error) {
 		return v, orig, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	t.mu.Lock()
+	if _, named := t.ids[name]; named {
+		t.mu.Unlock()
+		return v, orig, nil // named by its id: not kept
+	}
 	defer t.mu.Unlock()
 	if cur := t.files[name]; cur.Type() != js.TypeFunction {
 		return cur, t.origin[name], nil

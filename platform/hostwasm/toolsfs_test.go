@@ -70,3 +70,41 @@ func TestToolID(t *testing.T) {
 		t.Error("ToolID of a missing file: no error")
 	}
 }
+
+// TestToolIDOfNamedLoader checks that a loader function with an id is
+// named by it without being called, in every FS that has it, and that
+// the bytes it gives are read but not kept.
+func TestToolIDOfNamedLoader(t *testing.T) {
+	calls := 0
+	loader := js.FuncOf(func(js.Value, []js.Value) any {
+		calls++
+		return jsPromise.Call("resolve", jsBytes("loaded"))
+	})
+	defer loader.Release()
+	named := func(id string) js.Value {
+		f := js.Global().Get("Function").New("f", "return (...a) => f(...a)").Invoke(loader.Value)
+		f.Set("id", id)
+		return f
+	}
+	a, bad := newToolsFS(js.ValueOf(map[string]any{"n.wasm": named("file:///t/n.wasm#6-1"), "o.wasm": named("other")}))
+	b, bad2 := newToolsFS(js.ValueOf(map[string]any{"n.wasm": named("file:///t/n.wasm#6-1")}))
+	if bad != "" || bad2 != "" {
+		t.Fatalf("newToolsFS: bad files %q %q", bad, bad2)
+	}
+	x, err := a.ToolID("n.wasm")
+	y, err2 := b.ToolID("n.wasm")
+	if err != nil || err2 != nil || x != y || x != "id:file:///t/n.wasm#6-1" || calls != 0 {
+		t.Fatalf("two loaders with one id: IDs %q, %q (%v, %v) after %d calls, want one, from the id, after none", x, y, err, err2, calls)
+	}
+	if o, _ := a.ToolID("o.wasm"); o == x {
+		t.Errorf("loaders with two ids share the ID %q", o)
+	}
+	for k := 1; k <= 2; k++ {
+		if got, err := a.ReadFile("n.wasm"); err != nil || string(got) != "loaded" || calls != k {
+			t.Fatalf("ReadFile #%d = %q, %v after %d loader calls, want \"loaded\" after %d", k, got, err, calls, k)
+		}
+	}
+	if v := a.files["n.wasm"]; v.Type() != js.TypeFunction {
+		t.Errorf("the bytes a named loader gave were kept (%s)", jsString(v))
+	}
+}

@@ -83,9 +83,13 @@ export interface LoadProgress {
  * bytes when first needed. Sandboxes share the code compiled for a module
  * when they are handed the same Uint8Array or ArrayBuffer object (a
  * function is called once per sandbox, and its result counts): do not
- * change those bytes afterwards, give new bytes in a new array.
+ * change those bytes afterwards, give new bytes in a new array. A function
+ * with an `id` (a non-empty string that changes whenever its bytes do) is
+ * named by it instead: it is called only when the module is compiled,
+ * once for every sandbox whose function has that id, and its bytes are
+ * not kept. URLs and tool folders get such functions.
  */
-export type ToolFile = Uint8Array | ArrayBuffer | URL | (() => Promise<Uint8Array | ArrayBuffer>);
+export type ToolFile = Uint8Array | ArrayBuffer | URL | ((() => Promise<Uint8Array | ArrayBuffer>) & { id?: string });
 
 export interface SandboxOptions {
   /** Wall-clock limit per run, in ms; past it the command exits with 124. */

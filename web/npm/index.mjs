@@ -21,8 +21,9 @@ const readFile = (path, options) => new Promise((resolve, reject) =>
 const readdir = (path) => new Promise((resolve, reject) =>
   fs.readdir(path, (err, v) => (err ? reject(err) : resolve(v))));
 
-// files maps a file URL to its read in flight or done: each module is read
-// once however many sandboxes run it.
+// files maps a file URL to its read in flight: callers at the same time
+// share one read. Nothing is kept once read: a tool module is read only to
+// be compiled, once per module and process (see toolLoader).
 const files = new Map();
 
 function read(url, progress) {
@@ -30,11 +31,27 @@ function read(url, progress) {
   let p = files.get(key);
   if (!p) {
     p = readFile(url).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.length));
-    p.catch(() => files.delete(key));
+    const forget = () => files.delete(key);
+    p.then(forget, forget);
     files.set(key, p);
   }
   if (progress) p.then((b) => progress.add(b.length, b.length), () => {});
   return p;
+}
+
+// toolLoader returns the function that reads the tool module at url, with
+// an id naming its bytes (the URL, size and modification time): sandboxes
+// whose loaders have one id share the module compiled from it, and the
+// core keeps no copy of the bytes (see platform/hostwasm's toolsFS).
+function toolLoader(url, progress) {
+  const load = () => toolModule(url, progress);
+  try {
+    const st = fs.statSync(url);
+    load.id = `${url.href}#${st.size}-${st.mtimeMs}`;
+  } catch {
+    // no id: the bytes name themselves once read, as a user's loader's do
+  }
+  return load;
 }
 
 async function toolModule(url, progress) {
@@ -54,7 +71,7 @@ async function readTools(dir, progress) {
   const tools = {};
   for (const n of names) {
     const url = new URL(n, dir);
-    tools[n] = n === 'manifest.json' ? await read(url, progress) : () => toolModule(url, progress);
+    tools[n] = n === 'manifest.json' ? await read(url, progress) : toolLoader(url, progress);
   }
   return tools;
 }
@@ -162,7 +179,7 @@ definePlatform({
     const out = {};
     for (const [name, v] of Object.entries(spec)) {
       if (v instanceof URL) {
-        out[name] = () => toolModule(v, progress);
+        out[name] = toolLoader(v, progress);
       } else if (name === 'manifest.json' && v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
         out[name] = new TextEncoder().encode(JSON.stringify(v));
       } else {

@@ -140,7 +140,19 @@ export function browserPlatform(base) {
   // toolModule fetches a tool module and checks it is WebAssembly, so a
   // broken file fails with its URL in the message.
   async function toolModule(url, progress) {
-    return checkWasm(await download(url, progress), String(url));
+    const bytes = await download(url, progress);
+    downloads.delete(String(url)); // read to be compiled, once: not kept
+    return checkWasm(bytes, String(url));
+  }
+
+  // toolLoader returns the function that fetches the tool module at url,
+  // with its URL as the id naming its bytes: sandboxes of the page share
+  // the module compiled from it, and nothing keeps the bytes once it is
+  // compiled (see platform/hostwasm's toolsFS).
+  function toolLoader(url, progress) {
+    const load = () => toolModule(url, progress);
+    load.id = String(url);
+    return load;
   }
 
   // toolsFolder reads the manifest of a folder of tools and returns the
@@ -160,7 +172,7 @@ export function browserPlatform(base) {
     const tools = { 'manifest.json': bytes };
     for (const file of Object.keys(manifest)) {
       const url = new URL(file, dir);
-      tools[file] = () => toolModule(url, progress);
+      tools[file] = toolLoader(url, progress);
     }
     return tools;
   }
@@ -225,7 +237,7 @@ export function browserPlatform(base) {
       const out = {};
       for (const [name, v] of Object.entries(spec)) {
         if (v instanceof URL) {
-          out[name] = () => toolModule(v, progress);
+          out[name] = toolLoader(v, progress);
         } else if (name === 'manifest.json' && v !== null && typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
           out[name] = new TextEncoder().encode(JSON.stringify(v));
         } else {
