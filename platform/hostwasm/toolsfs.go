@@ -33,7 +33,7 @@ type toolsFS struct {
 	mu     sync.Mutex
 	files  map[string]js.Value // name → Uint8Array, or loader function until called (always, with an id)
 	origin map[string]js.Value // name → the object given (Uint8Array or ArrayBuffer), once known
-	ids    map[string]string   // name → its loader's id, for loaders that have one
+	ids    map[string]string   // name → its loader's id ("" for none), once read (loaderID)
 	names  []string            // sorted
 }
 
@@ -60,9 +60,6 @@ func newToolsFS(obj js.Value) (*toolsFS, string) {
 		case v.InstanceOf(jsArrayBuffer):
 			v = jsUint8Array.New(v)
 		case v.Type() == js.TypeFunction:
-			if id := v.Get("id"); id.Type() == js.TypeString && id.String() != "" {
-				t.ids[name] = id.String()
-			}
 		default:
 			return nil, name
 		}
@@ -97,10 +94,7 @@ func (t *toolsFS) ReadFile(name string) ([]byte, error) {
 // the file's bytes. Like ReadFile it then calls a loader function, once:
 // both then see the bytes it gave.
 func (t *toolsFS) ToolID(name string) (string, error) {
-	t.mu.Lock()
-	named, ok := t.ids[name]
-	t.mu.Unlock()
-	if ok {
+	if named := t.loaderID(name); named != "" {
 		return "id:" + named, nil
 	}
 	_, orig, err := t.bytes(name)
@@ -121,6 +115,40 @@ func (t *toolsFS) ToolID(name string) (string, error) {
 	return strconv.Itoa(id.Int()), nil
 }
 
+// loaderID returns the id of the file's loader function, or "" if it has
+// none (or the file is bytes). It reads the property once, when the file
+// is first named or read, so a loader may compute it on demand (the
+// package's stat the file then).
+func (t *toolsFS) loaderID(name string) string {
+	t.mu.Lock()
+	id, ok := t.ids[name]
+	v := t.files[name]
+	t.mu.Unlock()
+	if ok || v.Type() != js.TypeFunction {
+		return id
+	}
+	id = jsLoaderID(v)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.ids[name] = id
+	return id
+}
+
+// jsLoaderID reads fn.id: a string, else "" (also when reading it threw).
+// It reads through Reflect.get: js.Value.Get does not catch what a getter
+// throws, which would end the whole core.
+func jsLoaderID(fn js.Value) (id string) {
+	defer func() {
+		if recover() != nil { // a getter that threw
+			id = ""
+		}
+	}()
+	if p := jsGlobal.Get("Reflect").Call("get", fn, "id"); p.Type() == js.TypeString {
+		return p.String()
+	}
+	return ""
+}
+
 // bytes returns the file's Uint8Array and the object it came as, calling
 // its loader function the first time.
 func (t *toolsFS) bytes(name string) (v, orig js.Value, err error) {
@@ -139,11 +167,10 @@ func (t *toolsFS) bytes(name string) (v, orig js.Value, err error) {
 	if v, orig, err = loadTool(v, name); err != nil {
 		return v, orig, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	t.mu.Lock()
-	if _, named := t.ids[name]; named {
-		t.mu.Unlock()
+	if t.loaderID(name) != "" {
 		return v, orig, nil // named by its id: not kept
 	}
+	t.mu.Lock()
 	defer t.mu.Unlock()
 	if cur := t.files[name]; cur.Type() != js.TypeFunction {
 		return cur, t.origin[name], nil

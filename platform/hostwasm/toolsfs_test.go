@@ -107,4 +107,25 @@ func TestToolIDOfNamedLoader(t *testing.T) {
 	if v := a.files["n.wasm"]; v.Type() != js.TypeFunction {
 		t.Errorf("the bytes a named loader gave were kept (%s)", jsString(v))
 	}
+
+	// An id is read on first use, not when the FS is made; one that throws
+	// is no id.
+	getter := js.Global().Get("Function").New("f", `
+		const g = (...a) => f(...a); g.reads = 0;
+		Object.defineProperty(g, 'id', { get() { g.reads++; return 'lazy'; } });
+		const bad = (...a) => f(...a);
+		Object.defineProperty(bad, 'id', { get() { throw new Error('no id'); } });
+		return [g, bad];`).Invoke(loader.Value)
+	lazy, throws := getter.Index(0), getter.Index(1)
+	c, bad3 := newToolsFS(js.ValueOf(map[string]any{"g.wasm": lazy, "t.wasm": throws}))
+	if bad3 != "" || lazy.Get("reads").Int() != 0 {
+		t.Fatalf("newToolsFS read the id %d times (bad file %q)", lazy.Get("reads").Int(), bad3)
+	}
+	if id, err := c.ToolID("g.wasm"); err != nil || id != "id:lazy" {
+		t.Errorf("ToolID of a loader with an id getter = %q, %v", id, err)
+	}
+	before := calls
+	if id, err := c.ToolID("t.wasm"); err != nil || id == "" || calls != before+1 {
+		t.Errorf("ToolID of a loader whose id throws = %q, %v after %d calls; want it named by its bytes", id, err, calls-before)
+	}
 }

@@ -21,18 +21,20 @@ const readFile = (path, options) => new Promise((resolve, reject) =>
 const readdir = (path) => new Promise((resolve, reject) =>
   fs.readdir(path, (err, v) => (err ? reject(err) : resolve(v))));
 
-// files maps a file URL to its read in flight: callers at the same time
-// share one read. Nothing is kept once read: a tool module is read only to
-// be compiled, once per module and process (see toolLoader).
+// files maps a file URL to its read in flight, or done if it is kept:
+// callers at the same time share one read. A tool module is not kept once
+// read: it is read only to be compiled, once per module and process (see
+// toolLoader). A tools folder's manifest is kept, so that a new sandbox
+// reads nothing.
 const files = new Map();
 
-function read(url, progress) {
+function read(url, progress, keep = false) {
   const key = String(url);
   let p = files.get(key);
   if (!p) {
     p = readFile(url).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.length));
     const forget = () => files.delete(key);
-    p.then(forget, forget);
+    p.then(keep ? () => {} : forget, forget);
     files.set(key, p);
   }
   if (progress) p.then((b) => progress.add(b.length, b.length), () => {});
@@ -43,14 +45,24 @@ function read(url, progress) {
 // an id naming its bytes (the URL, size and modification time): sandboxes
 // whose loaders have one id share the module compiled from it, and the
 // core keeps no copy of the bytes (see platform/hostwasm's toolsFS).
+// The id is read when the tool is first used, so creating a sandbox stats
+// none of its tools.
 function toolLoader(url, progress) {
   const load = () => toolModule(url, progress);
-  try {
-    const st = fs.statSync(url);
-    load.id = `${url.href}#${st.size}-${st.mtimeMs}`;
-  } catch {
-    // no id: the bytes name themselves once read, as a user's loader's do
-  }
+  let id;
+  Object.defineProperty(load, 'id', {
+    get() {
+      if (id === undefined) {
+        try {
+          const st = fs.statSync(url);
+          id = `${url.href}#${st.size}-${st.mtimeMs}`;
+        } catch {
+          id = ''; // no id: the bytes name themselves once read, as a user's loader's do
+        }
+      }
+      return id;
+    },
+  });
   return load;
 }
 
@@ -71,7 +83,7 @@ async function readTools(dir, progress) {
   const tools = {};
   for (const n of names) {
     const url = new URL(n, dir);
-    tools[n] = n === 'manifest.json' ? await read(url, progress) : toolLoader(url, progress);
+    tools[n] = n === 'manifest.json' ? await read(url, progress, true) : toolLoader(url, progress);
   }
   return tools;
 }
