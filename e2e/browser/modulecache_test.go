@@ -15,10 +15,11 @@ func TestModuleCacheTrim(t *testing.T) {
 	ctx := newTab(t)
 	open(t, ctx, base+"esm.html")
 	var got struct {
-		Loaded []int
-		Has    []bool
-		Caches []string
-		Sizes  []int
+		Loaded     []int
+		Has        []bool
+		Caches     []string
+		Sizes      []int
+		LegacyKept bool
 	}
 	eval(t, ctx, `(async () => {
 		const { cacheModuleStore } = await import('./wasmsand/platform-browser.mjs');
@@ -38,9 +39,14 @@ func TestModuleCacheTrim(t *testing.T) {
 			}
 			return false;
 		};
+		// An entry from before entries carried their use and size counts as
+		// the oldest, at its real size: storing two modules puts the cache
+		// over its limit, and it goes.
+		await (await caches.open('wasmsand-modules-v1')).put('/legacy', new Response(new Uint8Array(1000)));
 		await store.store(raw(1), '4096-v6', body(1));
 		await sleep(5);
 		await store.store(raw(2), '4096-v6', body(2));
+		const legacyKept = (await (await caches.open('wasmsand-modules-v1')).match('/legacy')) !== undefined;
 		await sleep(5);
 		// Loading module 1 marks it used: module 2 is now the oldest.
 		const t = Date.now();
@@ -55,7 +61,7 @@ func TestModuleCacheTrim(t *testing.T) {
 		const sizes = [];
 		const c = await caches.open('wasmsand-modules-v1');
 		for (const req of await c.keys()) sizes.push(Number((await c.match(req)).headers.get('X-Wasmsand-Size')));
-		return { loaded, has, caches: (await caches.keys()).sort(), sizes };
+		return { loaded, has, caches: (await caches.keys()).sort(), sizes, legacyKept };
 	})()`, &got)
 	if !slices.Equal(got.Loaded, []int{1, 3}) {
 		t.Errorf("loaded modules' bytes %v, want [1 3]", got.Loaded)
@@ -65,6 +71,9 @@ func TestModuleCacheTrim(t *testing.T) {
 	}
 	if !slices.Equal(got.Caches, []string{"someone-elses", "wasmsand-modules-v1"}) {
 		t.Errorf("caches %q, want the older format's gone and the rest kept", got.Caches)
+	}
+	if got.LegacyKept {
+		t.Error("an entry without use and size headers was not counted at its size: the cache stayed over its limit")
 	}
 	if !slices.Equal(got.Sizes, []int{1000, 1000}) {
 		t.Errorf("entries' sizes %v, want [1000 1000]", got.Sizes)

@@ -328,7 +328,8 @@ async function trimModuleCache(cache, limit) {
   for (const req of await cache.keys()) {
     const r = await cache.match(req);
     if (!r) continue; // deleted meanwhile
-    let size = Number(r.headers.get(SIZE));
+    const h = r.headers.get(SIZE);
+    let size = h === null ? NaN : Number(h);
     if (!Number.isSafeInteger(size) || size < 0) size = (await r.arrayBuffer()).byteLength;
     entries.push({ req, size, used: Number(r.headers.get(USED)) || 0 });
     total += size;
