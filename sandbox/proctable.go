@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
+	"github.com/wasmsand/wasmsand/sandbox/wasi"
 	"github.com/wasmsand/wasmsand/wasm"
 )
 
@@ -29,6 +30,10 @@ import (
 //	proc_signal(pid, sig: i32) -> errno          sends sig to pid: ESRCH if none,
 //	                                             EPERM for the main shell, ENOTSUP
 //	                                             for stop signals; 0 only checks
+//	proc_sigpipe(ignore: i32) -> errno           1: the caller ignores SIGPIPE, so a write
+//	                                             to a pipe with no reader fails with EPIPE;
+//	                                             0: such a write ends it with status 141,
+//	                                             as SIGPIPE does (every process's start)
 //	proc_wait_rusage(pid: i32, ns: i64, status_out, rusage_out: i32) -> errno
 //	                                             proc_wait_timeout, also storing u64 ×
 //	                                             4: user ns, system ns, peak memory
@@ -210,6 +215,7 @@ func procHostFuncs() []wasm.HostFunc {
 		{Name: "proc_self", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: procSelf, NonBlocking: true},
 		{Name: "proc_list", Params: []wasm.ValueType{i32, i32, i32}, Results: []wasm.ValueType{i32}, Fn: procListFn, NonBlocking: true},
 		{Name: "proc_signal", Params: []wasm.ValueType{i32, i32}, Results: []wasm.ValueType{i32}, Fn: procSignal, NonBlocking: true},
+		{Name: "proc_sigpipe", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: procSigpipe, NonBlocking: true},
 		{Name: "proc_wait_rusage", Params: []wasm.ValueType{i32, wasm.I64, i32, i32}, Results: []wasm.ValueType{i32}, Fn: procWaitRusage},
 		{Name: "sys_info", Params: []wasm.ValueType{i32}, Results: []wasm.ValueType{i32}, Fn: sysInfo, NonBlocking: true},
 	}
@@ -285,6 +291,16 @@ func procSignal(ctx context.Context, _ wasm.Memory, stack []uint64) {
 		return
 	}
 	errnoResult(stack, g.run.s.signal(int(int32(stack[0])), int(int32(stack[1]))))
+}
+
+func procSigpipe(ctx context.Context, _ wasm.Memory, stack []uint64) {
+	p := wasi.FromContext(ctx)
+	if p == nil {
+		errnoResult(stack, vfs.ENOTSUP)
+		return
+	}
+	p.IgnoreSIGPIPE(uint32(stack[0]) != 0)
+	errnoResult(stack, nil)
 }
 
 func procWaitRusage(ctx context.Context, mem wasm.Memory, stack []uint64) {

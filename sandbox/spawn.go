@@ -33,7 +33,7 @@ const spawnModule = "wasmsand"
 var spawnFuncs = map[string]bool{
 	"proc_spawn": true, "proc_wait": true, "proc_wait_timeout": true, "proc_kill": true, "fd_pipe": true,
 	"path_chmod": true, "path_mode": true, "fs_usage": true, "mem_limit": true,
-	"proc_self": true, "proc_list": true, "proc_signal": true, "proc_wait_rusage": true, "sys_info": true, "path_mkfifo": true,
+	"proc_self": true, "proc_list": true, "proc_signal": true, "proc_sigpipe": true, "proc_wait_rusage": true, "sys_info": true, "path_mkfifo": true,
 }
 
 // child is a process a guest started.

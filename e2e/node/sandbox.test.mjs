@@ -119,13 +119,18 @@ test('fuel limit', async () => {
   });
 });
 
-test('a Go tool out of memory says so in one line, as natively', async () => {
+test('a tool out of memory says so in one line, as natively', async () => {
   await withSandbox({ memoryLimitBytes: 32 << 20, timeoutMs: 60_000 }, async (sb) => {
-    for (const [cmd, name] of [[`awk 'BEGIN { s = "x"; while (1) s = s s }'`, 'awk'], [`jq -n '[range(1e9)]'`, 'jq']]) {
-      const r = await sb.run(cmd);
-      assert.equal(r.stderr, `${name}: memory exhausted\n`, cmd);
-      assert.equal(r.exitCode, 2, cmd);
-    }
+    // A Go tool: the sandbox words the runtime's crash as GNU would.
+    const jq = await sb.run(`jq -n '[range(1e9)]'`);
+    assert.equal(jq.stderr, 'jq: memory exhausted\n');
+    assert.equal(jq.exitCode, 2);
+    // awk: GNU awk's own fatal error where the C guests are in the
+    // package, else GoAWK's crash worded as for jq.
+    const gnu = (await sb.run('awk --version')).stdout.startsWith('GNU Awk');
+    const awk = await sb.run(`awk 'BEGIN { s = "x"; while (1) s = s s }'`);
+    assert.match(awk.stderr, gnu ? /^awk: cmd\. line:1: fatal: .*cannot allocate \d+ bytes of memory: [^\n]+\n$/ : /^awk: memory exhausted\n$/);
+    assert.equal(awk.exitCode, 2);
     assert.equal((await sb.run('echo fine | cat')).stdout, 'fine\n');
   });
 });

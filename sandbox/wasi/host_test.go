@@ -556,6 +556,26 @@ func TestBrokenPipe(t *testing.T) {
 	t.Error("write to a broken pipe returned")
 }
 
+func TestBrokenPipeIgnored(t *testing.T) {
+	// A guest that ignores SIGPIPE gets EPIPE from the write and goes on;
+	// back at the default, the next write ends it.
+	pr, pw := io.Pipe()
+	pr.Close()
+	h := newHost(t, Config{Stdout: pw})
+	h.p.IgnoreSIGPIPE(true)
+	if n, en := h.write(1, "x"); en != errnoPIPE || n != 0 {
+		t.Errorf("write with SIGPIPE ignored: %d bytes, errno %d; want 0, EPIPE", n, en)
+	}
+	h.p.IgnoreSIGPIPE(false)
+	defer func() {
+		if ee, ok := recover().(*wasm.ExitError); !ok || ee.Code != 141 {
+			t.Errorf("recovered %v, want exit status 141", ee)
+		}
+	}()
+	h.write(1, "x")
+	t.Error("write to a broken pipe returned with SIGPIPE at its default")
+}
+
 func TestStdioVFSFile(t *testing.T) {
 	// A *vfs.File as stdio behaves as a file: seekable, typed, shared by
 	// /dev/stdin.

@@ -36,7 +36,8 @@ func (p *Process) read(ctx context.Context, op string, e *fdEntry, b []byte) (in
 
 // write writes b to e in one call. It panics with the context's error when
 // ctx ends while it waits, and with a SIGPIPE exit when the reading end of
-// a pipe is gone.
+// a pipe is gone, unless the guest ignores SIGPIPE: then the write fails
+// with EPIPE.
 func (p *Process) write(ctx context.Context, op string, e *fdEntry, b []byte) (int, error) {
 	var n int
 	var err error
@@ -52,7 +53,7 @@ func (p *Process) write(ctx context.Context, op string, e *fdEntry, b []byte) (i
 		if ctx.Err() != nil {
 			panic(interrupted(op, ctx))
 		}
-		if errnoOf(err) == errnoPIPE {
+		if errnoOf(err) == errnoPIPE && !p.ignoreSIGPIPE.Load() {
 			panic(&wasm.ExitError{Code: sigpipeExit, Reason: "broken pipe"})
 		}
 	}

@@ -73,7 +73,8 @@ type Config struct {
 	// the call's context is done; other readers cannot be interrupted.
 	Stdin io.Reader
 	// Stdout and Stderr are fds 1 and 2; nil discards. A write that fails
-	// with a broken pipe ends the guest like SIGPIPE (exit status 141).
+	// with a broken pipe ends the guest like SIGPIPE (exit status 141),
+	// unless the guest ignores SIGPIPE (Process.IgnoreSIGPIPE).
 	Stdout, Stderr io.Writer
 	// Now is CLOCK_REALTIME; nil means FS.Now.
 	Now func() time.Time
@@ -128,6 +129,9 @@ type Process struct {
 	extra    map[int]*vfs.File
 	// dropStderr is Config.DropStderr.
 	dropStderr func(b []byte) bool
+	// ignoreSIGPIPE makes a write to a pipe with no reader fail with
+	// EPIPE instead of ending the guest (IgnoreSIGPIPE).
+	ignoreSIGPIPE atomic.Bool
 
 	mu     sync.Mutex
 	fds    []*fdEntry // index is the fd; nil is a free slot
@@ -323,6 +327,11 @@ func hasVar(env []string, name string) bool {
 // the permissions (0666, 0777) of files and directories the guest creates.
 // A new Process has 022.
 func (p *Process) SetUmask(mask fs.FileMode) { p.umask = mask & fs.ModePerm }
+
+// IgnoreSIGPIPE sets what a write to a pipe with no reader left does:
+// end the guest with status 141, as SIGPIPE does (the default), or, for a
+// guest that ignores SIGPIPE, fail with EPIPE for the guest to handle.
+func (p *Process) IgnoreSIGPIPE(ignore bool) { p.ignoreSIGPIPE.Store(ignore) }
 
 // Close closes every file descriptor of the process. It is idempotent.
 // Host streams given in Config are not closed: they belong to the caller.

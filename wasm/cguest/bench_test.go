@@ -2,6 +2,8 @@ package cguest_test
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,6 +79,37 @@ func BenchmarkPythonCSV(b *testing.B) {
 // groups and joins them (testdata/bench/insert.sql).
 func BenchmarkSQLiteInsert(b *testing.B) {
 	benchGuest(b, "sqlite3 :memory: < insert.sql", []string{"sqlite3", ":memory:", "<insert.sql"}, "insert.sql")
+}
+
+// BenchmarkAwkSum is `awk '{s+=$3} END{print s}'` over 200,000 records
+// (5.4 MB, the issue-14 benchmark's shape), against the host's gawk.
+func BenchmarkAwkSum(b *testing.B) {
+	const prog = `{s+=$3} END{print s}`
+	benchGuest(b, "awk '"+prog+"' records", []string{"gawk", prog, "records"}, records(b))
+}
+
+// BenchmarkAwkGroupBy sums a field per key into an array and prints the
+// keys in order (PROCINFO["sorted_in"]), against the host's gawk.
+func BenchmarkAwkGroupBy(b *testing.B) {
+	const prog = `BEGIN{PROCINFO["sorted_in"]="@ind_str_asc"} {c[$2]+=$3; n[$2]++} END{for (k in c) print k, c[k], n[k]}`
+	benchGuest(b, "awk '"+prog+"' records", []string{"gawk", prog, "records"}, records(b))
+}
+
+// records writes 200,000 lines of "date place number code" (the same
+// every time) to a file named records and returns its path.
+func records(b *testing.B) string {
+	places := []string{"island", "central", "north", "harbour", "west", "uptown", "airport", "east"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var buf bytes.Buffer
+	for range 200_000 {
+		fmt.Fprintf(&buf, "2024-%02d-%02d %s %d %c%d%c%d\n", 1+rng.IntN(12), 1+rng.IntN(28),
+			places[rng.IntN(len(places))], rng.IntN(100_000), 'A'+rng.IntN(26), rng.IntN(10), 'A'+rng.IntN(26), rng.IntN(10))
+	}
+	p := filepath.Join(b.TempDir(), "records")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return p
 }
 
 // hostTool finds a host program for the comparison, or skips: the

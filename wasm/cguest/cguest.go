@@ -1,7 +1,8 @@
 // Package cguest builds the C guest modules — CPython 3.11 (python3.wasm,
-// with its standard library inside), the SQLite shell (sqlite3.wasm) and
-// wabt's wat2wasm (wat2wasm.wasm) — for wasm32-wasi from Debian's source
-// packages, with Debian's clang, lld, wasi-libc, libc++ and compiler-rt.
+// with its standard library inside), the SQLite shell (sqlite3.wasm),
+// wabt's wat2wasm (wat2wasm.wasm) and GNU awk (gawk.wasm) — for
+// wasm32-wasi from Debian's source packages, with Debian's clang, lld,
+// wasi-libc, libc++ and compiler-rt.
 //
 // The recipe (recipe/build.sh, its patches and C files) is embedded in
 // this package. A build is cached in the user cache directory under a key
@@ -32,11 +33,14 @@ import (
 var recipe embed.FS
 
 // Modules maps each module file a build produces to the commands it
-// provides, as a tools manifest does.
+// provides, as a tools manifest does. A command here replaces a Go tool
+// of the same name (MergeManifest): awk is GNU awk wherever the C guests
+// are installed, and GoAWK (the awk module) where they are not.
 var Modules = map[string][]string{
 	"python3.wasm":  {"python", "python3", "python3.11"},
 	"sqlite3.wasm":  {"sqlite3"},
 	"wat2wasm.wasm": {"wat2wasm"},
+	"gawk.wasm":     {"awk", "gawk"},
 }
 
 // Toolchain lists the Debian packages whose versions are part of the key.
@@ -216,7 +220,9 @@ func Install(dir, tools string) error {
 }
 
 // MergeManifest adds the C guests' commands to tools/manifest.json,
-// creating it if needed; other entries are kept.
+// creating it if needed. Other entries are kept, less the commands a C
+// guest provides (the C guest's replace them); a module left with no
+// command goes, its file too (the awk module, once gawk is in).
 func MergeManifest(tools string) error {
 	p := filepath.Join(tools, "manifest.json")
 	manifest := map[string][]string{}
@@ -226,6 +232,31 @@ func MergeManifest(tools string) error {
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	ours := map[string]bool{}
+	for _, cmds := range Modules {
+		for _, c := range cmds {
+			ours[c] = true
+		}
+	}
+	for m, cmds := range manifest {
+		if _, isC := Modules[m]; isC {
+			continue
+		}
+		kept := cmds[:0]
+		for _, c := range cmds {
+			if !ours[c] {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) > 0 || len(cmds) == 0 {
+			manifest[m] = kept
+			continue
+		}
+		delete(manifest, m)
+		if err := os.Remove(filepath.Join(tools, m)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	for m, cmds := range Modules {
 		manifest[m] = append([]string(nil), cmds...)

@@ -71,7 +71,17 @@ func (o outcome) String() string {
 // oracle runs argv natively in a fresh directory with stdin and env, and
 // returns its outcome with the directory's path replaced by "<dir>".
 func oracle(t *testing.T, stdin string, env []string, argv ...string) outcome {
+	return oracleWith(t, nil, stdin, env, argv...)
+}
+
+// oracleWith is oracle with files written into the directory first.
+func oracleWith(t *testing.T, files map[string]string, stdin string, env []string, argv ...string) outcome {
 	dir := t.TempDir()
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8", "TMPDIR=" + dir}, env...)
@@ -168,6 +178,51 @@ func TestSQLiteDifferential(t *testing.T) {
 			got := inSandbox(t, sb, 1000+i, s.code, "sqlite3", nil, nil)
 			if got != want {
 				t.Errorf("%s\n=== sqlite3 on the host:\n%v\n=== sqlite3 in the sandbox:\n%v", s.code, want, got)
+			}
+		})
+	}
+}
+
+// awkFiles are written next to each awk program, on both sides.
+var awkFiles = map[string]string{
+	"data.txt": "alice 30 paris\nbob 25 london\ncarol 35 tokyo\n\ndave 40 naïve\némile 28 café\n",
+	"more.txt": "x:1:one\ny:2:two\nz:3:three\n",
+	"tabs.tsv": "name\tage\tcity\nann\t31\tnew york\nben\t\t\n",
+	"lib.awk":  "function double(x) { return 2 * x }\n",
+}
+
+// TestGawkDifferential runs every program of testdata/awk.txt under the
+// machine's gawk (Debian's, the same 5.2.1), called awk, and under awk in
+// the sandbox, with the same argv, files, stdin and environment.
+func TestGawkDifferential(t *testing.T) {
+	sb := newSandbox(t, sandbox.Options{})
+	const native = "/usr/bin/gawk"
+	needOracle(t, native)
+	snippets := readSnippets(t, "testdata/awk.txt", "### ")
+	if len(snippets) < 120 {
+		t.Fatalf("%d snippets, want at least 120", len(snippets))
+	}
+	known := knownDifferences(t)
+	bin := t.TempDir() // awk, a link to gawk, so that messages say "awk:"
+	if err := os.Symlink(native, filepath.Join(bin, "awk")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"LANG=C.UTF-8", "TZ=UTC", "SNIPPET_VAR=value"}
+	const stdin = "from stdin\nsecond line\n"
+	for i, s := range snippets {
+		t.Run(s.name, func(t *testing.T) {
+			if reason, ok := known["awk/"+s.name]; ok {
+				t.Skip(reason)
+			}
+			files := map[string]string{"prog.awk": s.code}
+			for name, data := range awkFiles {
+				files[name] = data
+			}
+			want := oracleWith(t, files, stdin, append(env, "PATH="+bin+":/usr/bin:/bin"),
+				filepath.Join(bin, "awk"), "-v", "greeting=hello", "-f", "prog.awk", "data.txt")
+			got := inSandbox(t, sb, 2000+i, stdin, "awk -v greeting=hello -f prog.awk data.txt", files, env)
+			if got != want {
+				t.Errorf("%s\n=== gawk on the host:\n%v\n=== awk in the sandbox:\n%v", s.code, want, got)
 			}
 		})
 	}

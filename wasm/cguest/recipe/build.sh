@@ -7,6 +7,7 @@
 #                      along in a custom section (see stdlib.py)
 #   OUT/sqlite3.wasm   the SQLite shell (sqlite3 source)
 #   OUT/wat2wasm.wasm  wabt's wat2wasm (wabt source, C++ with Debian's libc++)
+#   OUT/gawk.wasm      GNU awk (gawk source), with its library of awk functions
 #
 # WORK is a scratch directory (sources, objects); a second run with the same
 # WORK resumes where the first stopped. The Go driver (package cguest) runs
@@ -32,6 +33,8 @@ ZLIB_SHA=71feb7947e3c00ef125f83b79a4e529bde31171e5babe48b391f06758d1ab0a1
 WABT_VERSION=1.0.32
 WABT_ORIG=wabt_1.0.32.orig.tar.xz
 WABT_SHA=2e9fbcbe0ef64042f9691d995116954bc84823fe747a593d80a873566a18cba8
+GAWK_ORIG=gawk_5.2.1.orig.tar.xz
+GAWK_SHA=2337a0283b180ec1b9c727973a34781c6478b3ae9bcbdcca0a4dc49861d75a65
 
 CLANG=clang-16
 CLANGXX=clang++-16
@@ -178,6 +181,47 @@ wabt_build() {
 	)
 }
 
+# --- GNU awk ------------------------------------------------------------------
+# Debian's source with Debian's patches, configured for wasm32-wasi without
+# extensions, MPFR, readline or NLS. recipe/gawk/wasi.patch starts commands
+# through the wasmsand host where gawk would fork; recipe/gawk/compat.h
+# stands in for what wasi-libc lacks (see there).
+gawk_build() {
+	local d=$work/gawk
+	[[ -f $d/src/gawk ]] && return
+	fetch gawk "$GAWK_ORIG" "$GAWK_SHA"
+	if [[ ! -f $d/src/configure ]]; then
+		rm -rf "$d" && mkdir -p "$d"
+		(cd "$d" && dpkg-source -x "$(cat "$dl/gawk.ok")" src >/dev/null 2>&1)
+		patch -s -d "$d/src" -p1 <"$here/gawk/wasi.patch"
+	fi
+	log "building gawk"
+	(
+		# In the source tree, as Debian builds it: gawk's messages name
+		# its files as GNU awk's do (interpret.h, not ../src/interpret.h).
+		cd "$d/src"
+		local emul="-D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_GETPID"
+		local libs="-lwasi-emulated-signal -lwasi-emulated-process-clocks -lwasi-emulated-getpid"
+		if [[ ! -f Makefile ]]; then
+			# system() is the wasmsand host's (compat.h); strftime is gnulib's
+			# from missing_d, as glibc's (wasi-libc's returns nothing for a
+			# whole format when one conversion is GNU's, %k or %P).
+			./configure -q --host=wasm32-unknown-wasi --build=x86_64-pc-linux-gnu --prefix=/usr \
+				CC="$WASI_CC" AR="$AR" RANLIB="$RANLIB" CFLAGS="-O2 $emul" LDFLAGS="$libs" \
+				ac_cv_func_system=yes ac_cv_func_strftime=no \
+				--disable-extensions --disable-nls --disable-mpfr --without-readline --without-mpfr >/dev/null
+			# A run test configure cannot make across: wasi-libc's printf has %a.
+			sed -i 's|^/\* #undef PRINTF_HAS_A_FORMAT \*/$|#define PRINTF_HAS_A_FORMAT 1|' config.h
+			grep -q '^#define PRINTF_HAS_A_FORMAT 1' config.h
+		fi
+		$WASI_CC -O2 -I"$here/common" -c "$here/common/wasmsand_proc.c" -o wasmsand_proc.o
+		local flags=(CPPFLAGS="-I$here/gawk/include -I$here/common -include $here/gawk/compat.h -w"
+			LDFLAGS="-Wl,-z,stack-size=1048576 $libs" LIBS="$PWD/wasmsand_proc.o -lm")
+		make -s -j"$jobs" -C support "${flags[@]}" >/dev/null
+		make -s -j"$jobs" gawk "${flags[@]}" >/dev/null
+	)
+}
+
 # --- CPython ----------------------------------------------------------------
 python_build() {
 	local d=$work/python src=$work/python/src b=$work/python/build
@@ -220,7 +264,7 @@ python_build() {
 }
 
 # STAGES lets a developer run part of the recipe (e.g. STAGES=python_build).
-for stage in ${STAGES:-zlib_build sqlite_lib sqlite_shell wabt_build python_build}; do
+for stage in ${STAGES:-zlib_build sqlite_lib sqlite_shell wabt_build gawk_build python_build}; do
 	$stage
 done
 [[ -n ${STAGES:-} ]] && exit 0
@@ -230,4 +274,7 @@ log "packing"
 	--wasm "$work/python/build/python.wasm" --strip "$STRIP" -o "$out/python3.wasm"
 $STRIP -o "$out/sqlite3.wasm" "$work/sqlite/sqlite3.wasm"
 $STRIP -o "$out/wat2wasm.wasm" "$work/wabt/wat2wasm.wasm"
+# gawk's library of awk functions (@include "join"), where Debian puts it.
+"$BUILD_PYTHON" "$here/toolfiles.py" --strip "$STRIP" --wasm "$work/gawk/src/gawk" \
+	--prefix usr/share/awk -o "$out/gawk.wasm" "$work/gawk/src/awklib/eg/lib/"*.awk
 log "done: $(cd "$out" && ls -l ./*.wasm | awk '{print $NF, $5}' | tr '\n' ' ')"

@@ -1,12 +1,10 @@
 """Pack python3.wasm: the stripped interpreter with its standard library.
 
-The library travels inside the module, in a custom section named
-"wasmsand.files" placed first: an uncompressed (stored) zip whose entries
-are paths below / (usr/lib/python3.11/os.py, ...). The sandbox puts those
-files into a sandbox's filesystem the first time the module runs there,
-sharing the bytes between sandboxes (sandbox/toolfiles.go), so a sandbox
-that never runs Python never loads them, and the browser downloads them
-with the module, on first use.
+The library travels inside the module as files below /
+(usr/lib/python3.11/os.py, ...), packed by toolfiles.py: the sandbox puts
+them into a sandbox's filesystem the first time the module runs there, so
+a sandbox that never runs Python never loads them, and the browser
+downloads them with the module, on first use.
 
 Each .py comes with its .pyc in __pycache__, compiled by the build Python
 (the same 3.11) as an unchecked hash-based pyc: imports never compile, and
@@ -16,17 +14,15 @@ Run by build.sh with the build machine's python3.11.
 """
 
 import argparse
-import io
 import os
 import py_compile
-import subprocess
 import sys
 import tempfile
-import zipfile
 from concurrent.futures import ProcessPoolExecutor
 
+from toolfiles import stored_zip, write_module
+
 PREFIX = "usr/lib/python3.11"
-SECTION = b"wasmsand.files"
 
 # Not shipped: tests, GUI, packaging tools and what needs what WASI lacks.
 OMIT_DIRS = {
@@ -67,18 +63,6 @@ def pyc_name(arc):
     return f"{d}/__pycache__/{name}" if d else f"__pycache__/{name}"
 
 
-def uleb(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--src", required=True, help="CPython source tree")
@@ -110,29 +94,12 @@ def main():
                 with open(pycs[arc], "rb") as f:
                     entries[pyc_name(arc)] = f.read()
 
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
-            # lib-dynload must exist, or getpath warns about exec_prefix.
-            z.writestr(zipfile.ZipInfo(PREFIX + "/lib-dynload/", (1980, 1, 1, 0, 0, 0)), b"")
-            for arc in sorted(entries):
-                zi = zipfile.ZipInfo(PREFIX + "/" + arc, (1980, 1, 1, 0, 0, 0))
-                zi.external_attr = 0o644 << 16
-                z.writestr(zi, entries[arc])
-        payload = buf.getvalue()
-
-        stripped = os.path.join(tmp, "python.wasm")
-        subprocess.run([a.strip, "-o", stripped, a.wasm], check=True)
-        with open(stripped, "rb") as f:
-            mod = f.read()
-    if mod[:8] != b"\0asm\x01\0\0\0":
-        sys.exit("stdlib.py: not a WebAssembly module")
-    body = uleb(len(SECTION)) + SECTION + payload
-    section = b"\0" + uleb(len(body)) + body
-    with open(a.o + ".tmp", "wb") as f:
-        f.write(mod[:8] + section + mod[8:])
-    os.replace(a.o + ".tmp", a.o)
+        # lib-dynload must exist, or getpath warns about exec_prefix.
+        payload = stored_zip({PREFIX + "/" + arc: b for arc, b in entries.items()},
+                             dirs=[PREFIX + "/lib-dynload"])
+    code = write_module(a.strip, a.wasm, payload, a.o)
     print(f"stdlib.py: {len(entries)} files, {len(payload)} bytes of library, "
-          f"{len(mod)} bytes of code", file=sys.stderr)
+          f"{code} bytes of code", file=sys.stderr)
 
 
 if __name__ == "__main__":
