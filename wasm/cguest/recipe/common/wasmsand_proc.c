@@ -181,6 +181,16 @@ int wasmsand_chmod(const char *path, mode_t mode) {
 	return 0;
 }
 
+/* wasi-libc buffers stdout by lines even when it is no terminal (and the
+   sandbox's never is); glibc buffers it fully there, in blocks of a pipe's
+   or a file's st_blksize. Do as glibc does: the program's output then
+   comes in the same order against its stderr and its children's output as
+   on Linux, and a line is no longer a write. */
+__attribute__((constructor)) static void wasmsand_init_stdout(void) {
+	static char buf[4096];
+	if (!isatty(1)) setvbuf(stdout, buf, _IOFBF, sizeof buf);
+}
+
 /* wasi-libc starts every program in "/": the sandbox passes the working
    directory in $PWD (as Go's wasip1 runtime expects), so start there. */
 __attribute__((constructor)) static void wasmsand_init_cwd(void) {

@@ -5,7 +5,8 @@
  * or an errno value; file descriptors are WASI's, as wasi-libc uses them.
  *
  * Linking wasmsand_proc.c also makes the program start in the directory
- * $PWD names (wasi-libc starts in "/"), as a command the shell runs should.
+ * $PWD names (wasi-libc starts in "/"), as a command the shell runs should,
+ * and buffers its stdout fully, as glibc does when it is no terminal.
  */
 #ifndef WASMSAND_PROC_H
 #define WASMSAND_PROC_H
