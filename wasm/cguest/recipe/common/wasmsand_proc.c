@@ -23,6 +23,8 @@ WASMSAND_IMPORT("path_chmod")
 uint32_t wasmsand_import_path_chmod(const char *path, uint32_t path_len, uint32_t mode, uint32_t follow);
 WASMSAND_IMPORT("fd_pipe")
 uint32_t wasmsand_import_fd_pipe(uint32_t *fds);
+WASMSAND_IMPORT("proc_sigpipe")
+uint32_t wasmsand_import_proc_sigpipe(uint32_t ignore);
 
 extern char **environ;
 
@@ -78,6 +80,8 @@ int wasmsand_wait_timeout(int pid, int64_t ns, int *status) {
 }
 
 int wasmsand_kill(int pid) { return (int)wasmsand_import_proc_kill(pid); }
+
+int wasmsand_sigpipe(int ignore) { return (int)wasmsand_import_proc_sigpipe(ignore != 0); }
 
 int wasmsand_pipe(int fds[2]) {
 	uint32_t f[2];

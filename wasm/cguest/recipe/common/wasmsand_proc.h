@@ -32,6 +32,11 @@ int wasmsand_wait_timeout(int pid, int64_t ns, int *status);
 /* wasmsand_kill ends pid: it exits with status 143. */
 int wasmsand_kill(int pid);
 
+/* wasmsand_sigpipe tells the sandbox whether the caller ignores SIGPIPE:
+   if it does, a write to a pipe with no reader fails with EPIPE; if not
+   (every program's start), such a write ends it with status 141. */
+int wasmsand_sigpipe(int ignore);
+
 /* wasmsand_pipe makes a pipe: fds[0] reads, fds[1] writes. */
 int wasmsand_pipe(int fds[2]);
 

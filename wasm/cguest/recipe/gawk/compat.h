@@ -11,7 +11,6 @@
 #define WASMSAND_GAWK_COMPAT_H
 
 #include <errno.h>
-#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,12 +53,9 @@ static inline int wasmsand_gawk_pipe(int fds[2]) {
    to a closed pipe fails with EPIPE, and gawk reports it) and restores it
    around the commands it starts, which the sandbox starts with the
    default. */
-uint32_t wasmsand_import_proc_sigpipe(uint32_t ignore)
-	__attribute__((import_module("wasmsand"), import_name("proc_sigpipe")));
-
 static inline void (*wasmsand_gawk_signal(int sig, void (*handler)(int)))(int) {
 	if (sig == SIGPIPE)
-		(void)wasmsand_import_proc_sigpipe(handler == SIG_IGN);
+		(void)wasmsand_sigpipe(handler == SIG_IGN);
 	return signal(sig, handler);
 }
 #define signal wasmsand_gawk_signal
