@@ -1,14 +1,19 @@
 package browser
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
 
@@ -40,25 +45,20 @@ func TestStartupTimings(t *testing.T) {
 	if err := os.WriteFile(page, []byte(startupPage), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	url := serveSite(t, s) + "startup.html"
+	base := serveSite(t, s)
+	url := base + "startup.html"
 	ctx := newTab(t)
+	// Empty the HTTP cache, and the Cache API where the loader keeps the
+	// core (tests before this one may have filled both).
 	if _, err := chromedp.Call(ctx, network.ClearBrowserCache, cdp.Empty{}); err != nil {
 		t.Fatal(err)
 	}
-	type startup struct {
-		FirstOutput float64 `json:"firstOutput"`
-		Stdout      string  `json:"stdout"`
+	if _, err := chromedp.Call(ctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: strings.TrimSuffix(base, "/"), StorageTypes: "cache_storage"}); err != nil {
+		t.Fatal(err)
 	}
 	load := func() float64 {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-			t.Fatalf("loading %s: %v", url, err)
-		}
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.startup !== undefined`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
-			t.Fatalf("waiting for echo hi on %s: %v", url, err)
-		}
-		var st startup
-		eval(t, ctx, `window.startup`, &st)
+		st := loadStartup(t, ctx, url)
 		if st.Stdout != "hi\n" || st.FirstOutput <= 0 {
 			t.Fatalf("echo hi: %+v", st)
 		}
@@ -93,5 +93,105 @@ func TestStartupTimings(t *testing.T) {
 			eval(t, ctx, `(async () => { const t = performance.now(); await sb.run(`+jsString(cmd)+`); return performance.now() - t; })()`, &ms)
 			t.Logf("%s: %.1f ms", cmd, ms)
 		}
+	}
+}
+
+// startup is what startupPage reports: when echo hi's output came, the
+// output, and whether the page fetched wasmsand.wasm.
+type startup struct {
+	FirstOutput float64 `json:"firstOutput"`
+	Stdout      string  `json:"stdout"`
+	Fetched     bool    `json:"fetched"`
+}
+
+// loadStartup navigates ctx to url, a startupPage, and returns what it
+// reported.
+func loadStartup(t *testing.T, ctx context.Context, url string) startup {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("loading %s: %v", url, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.startup !== undefined`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("waiting for echo hi on %s: %v", url, err)
+	}
+	var st startup
+	eval(t, ctx, `({ ...window.startup,
+		fetched: performance.getEntriesByType('resource').some((e) => e.name.endsWith('/wasmsand.wasm')) })`, &st)
+	return st
+}
+
+// TestCoreCache checks that the loader keeps the core in the Cache API
+// under the SHA-256 the package build wrote into it, and compiles it from
+// there on the next page load without fetching wasmsand.wasm; that a
+// corrupt copy is replaced from the network, with the page still working;
+// and that storing the core deletes the copies of other versions.
+func TestCoreCache(t *testing.T) {
+	s := buildSite(t)
+	page := filepath.Join(s.dir, "startup.html")
+	if err := os.WriteFile(page, []byte(startupPage), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	core, err := os.ReadFile(filepath.Join(s.dir, "wasmsand", "wasmsand.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(core)
+	key := "/.wasmsand-core/" + hex.EncodeToString(sum[:]) + ".wasm"
+	url := serveSite(t, s) + "startup.html"
+	ctx := newTab(t)
+
+	reload := func() startup {
+		t.Helper()
+		return loadStartup(t, ctx, url)
+	}
+	// stored waits until the cache holds the core, byte for byte, under key
+	// and nothing else, and returns the keys it holds.
+	stored := func() []string {
+		t.Helper()
+		var keys []string
+		eval(t, ctx, `(async () => {
+			const digest = async (b) => Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', b)), (x) => x.toString(16).padStart(2, '0')).join('');
+			const want = `+jsString(key)+`;
+			let keys = [];
+			for (let i = 0; i < 500; i++) {
+				const c = await caches.open('wasmsand-core-v1');
+				keys = (await c.keys()).map((r) => new URL(r.url).pathname);
+				const r = await c.match(want);
+				if (keys.length === 1 && r && '/.wasmsand-core/' + await digest(await r.arrayBuffer()) + '.wasm' === want) break;
+				await new Promise((res) => setTimeout(res, 20));
+			}
+			return keys;
+		})()`, &keys)
+		return keys
+	}
+
+	if l := reload(); l.Stdout != "hi\n" {
+		t.Fatalf("first load: %+v", l)
+	}
+	eval(t, ctx, `caches.delete('wasmsand-core-v1')`, nil)
+	if l := reload(); l.Stdout != "hi\n" || !l.Fetched {
+		t.Fatalf("load with no cached core: %+v; want hi, and wasmsand.wasm fetched", l)
+	}
+	if keys := stored(); len(keys) != 1 || keys[0] != key {
+		t.Fatalf("the core cache holds %v, want only %s", keys, key)
+	}
+	if l := reload(); l.Stdout != "hi\n" || l.Fetched {
+		t.Fatalf("load with the core cached: %+v; want hi, and wasmsand.wasm not fetched", l)
+	}
+
+	// A corrupt copy, and the copy of another version.
+	eval(t, ctx, `(async () => {
+		const c = await caches.open('wasmsand-core-v1');
+		await c.put(`+jsString(key)+`, new Response(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 99]), { headers: { 'Content-Type': 'application/wasm' } }));
+		await c.put('/.wasmsand-core/0000.wasm', new Response('old', { headers: { 'Content-Type': 'application/wasm' } }));
+	})()`, nil)
+	if l := reload(); l.Stdout != "hi\n" || !l.Fetched {
+		t.Fatalf("load with a corrupt cached core: %+v; want hi, and wasmsand.wasm fetched", l)
+	}
+	if keys := stored(); len(keys) != 1 || keys[0] != key {
+		t.Fatalf("after a corrupt copy, the core cache holds %v, want only %s", keys, key)
+	}
+	if l := reload(); l.Stdout != "hi\n" || l.Fetched {
+		t.Fatalf("load after the corrupt copy was replaced: %+v; want hi, and wasmsand.wasm not fetched", l)
 	}
 }

@@ -13,7 +13,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -131,7 +134,10 @@ func build(ctx context.Context, out, src, tools, version string) error {
 	if err := os.Chmod(filepath.Join(out, "bin", "wasmsand.mjs"), 0o755); err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	script, err := scriptBuild(src, version)
+	if err := stampCore(out); err != nil {
+		return err
+	}
+	script, err := scriptBuild(out, version)
 	if err != nil {
 		return err
 	}
@@ -159,6 +165,32 @@ func writePackageJSON(from, to, version string) error {
 	v, _ := json.Marshal(version)
 	s := strings.Replace(string(b), `"version": `+string(old), `"version": `+string(v), 1)
 	return os.WriteFile(to, []byte(s), 0o644)
+}
+
+// coreHashMarker is the line of platform-browser.mjs that stampCore fills
+// in with the SHA-256 of the package's wasmsand.wasm.
+const coreHashMarker = "const CORE_SHA256 = '';"
+
+// stampCore writes the SHA-256 of out's wasmsand.wasm into out's
+// platform-browser.mjs (before the <script> build bundles it), so that a
+// browser keeps the core in the Cache API under its hash and reuses it on
+// later page loads without fetching it (see loadCore there).
+func stampCore(out string) error {
+	core, err := os.ReadFile(filepath.Join(out, "wasmsand.wasm"))
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(core)
+	path := filepath.Join(out, "platform-browser.mjs")
+	js, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if n := bytes.Count(js, []byte(coreHashMarker)); n != 1 {
+		return fmt.Errorf("%s: want exactly one line %q for the core's hash, found %d", path, coreHashMarker, n)
+	}
+	stamped := bytes.Replace(js, []byte(coreHashMarker), []byte("const CORE_SHA256 = '"+hex.EncodeToString(sum[:])+"';"), 1)
+	return os.WriteFile(path, stamped, 0o644)
 }
 
 // threadJumps rewrites the Go-built module at path so that its forward

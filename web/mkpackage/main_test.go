@@ -131,3 +131,35 @@ func TestPack(t *testing.T) {
 		}
 	}
 }
+
+func TestStampCore(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../npm/platform-browser.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	core := []byte("\x00asm\x01\x00\x00\x00")
+	if err := os.WriteFile(filepath.Join(dir, "wasmsand.wasm"), core, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "platform-browser.mjs"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := stampCore(dir); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "platform-browser.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The SHA-256 of the 8 bytes of an empty module.
+	const want = "const CORE_SHA256 = '93a44bbb96c751218e4c00d479e4c14358122a389acca16205b1e4d0dc5f9476';"
+	if !strings.Contains(string(got), want) || strings.Contains(string(got), coreHashMarker) {
+		t.Errorf("stamped platform-browser.mjs lacks %q", want)
+	}
+	// A second stamp finds no marker: the package build fails rather than
+	// shipping a loader that never caches its core, or a wrong hash.
+	if err := stampCore(dir); err == nil || !strings.Contains(err.Error(), "CORE_SHA256") {
+		t.Errorf("stamping a stamped file: %v, want an error naming the marker", err)
+	}
+}

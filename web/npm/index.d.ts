@@ -392,7 +392,7 @@ export function validateArgs(schema: Record<string, unknown>, value: unknown): {
  * Sets the folder (URL, or a path under Node) holding wasmsand.wasm,
  * wasm_exec.js and tools/. Call it before the first Sandbox.create.
  */
-/** caching: keep instrumented modules in the Cache API across page loads (default true). */
+/** caching: keep the core and instrumented modules in the Cache API across page loads (default true). */
 export function configure(options: { baseURL?: string | URL; caching?: boolean }): void;
 /** Node only: a store keeping snapshots as NAME.wsbx files in dir (as `wasmsand --state DIR`). */
 export function dirStore(dir: string): SnapshotStore;
