@@ -83,10 +83,8 @@ export function browserPlatform(base) {
   // WebAssembly.compileStreaming. It returns null when the host or the
   // server does not allow it (no compileStreaming, not served as
   // application/wasm, a failed request): the caller then downloads the
-  // bytes and compiles them. With keep, it also resolves to the bytes, read
-  // from a copy of the stream (null if that copy failed), for the core
-  // cache.
-  async function compileStreaming(url, progress, keep) {
+  // bytes and compiles them.
+  async function compileStreaming(url, progress) {
     if (typeof WebAssembly.compileStreaming !== 'function') return null;
     let resp;
     try {
@@ -99,33 +97,30 @@ export function browserPlatform(base) {
       resp.body?.cancel().catch(() => {});
       return null;
     }
-    let copied = Promise.resolve(null);
-    if (progress || keep) {
-      // A copy of the stream reports the bytes as they arrive, and keeps
-      // them if asked.
+    let counted = null;
+    if (progress) {
+      // A copy of the stream reports the bytes as they arrive.
       const encoded = resp.headers.get('Content-Encoding');
       const length = Number(resp.headers.get('Content-Length'));
       const total = !encoded && length > 0 ? length : 0;
-      progress?.add(0, total);
+      progress.add(0, total);
       const reader = resp.clone().body.getReader();
-      copied = (async () => {
-        const chunks = [];
+      counted = (async () => {
         let size = 0, known = total;
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
-          if (keep) chunks.push(value);
           size += value.length;
           const extra = Math.max(0, size - known);
           known += extra;
-          progress?.add(value.length, extra);
+          progress.add(value.length, extra);
         }
-        return keep ? concat(chunks, size) : null;
-      })().catch(() => null);
+      })().catch(() => {});
     }
     try {
       const module = await WebAssembly.compileStreaming(resp);
-      return { module, bytes: await copied };
+      await counted;
+      return module;
     } catch {
       // A module that does not compile fails the same way when the
       // caller downloads and compiles it, with the usual error.
@@ -167,14 +162,20 @@ export function browserPlatform(base) {
     }
   }
 
-  // storeCore keeps bytes in the Cache API when they are this package's
-  // core (by CORE_SHA256: a baseURL may serve another build), and deletes
-  // the cores of other versions. It never fails: a core not kept is
+  // storeCore keeps the core in the Cache API when it is this package's
+  // (by CORE_SHA256: a baseURL may serve another build), and deletes the
+  // cores of other versions. It reads bytes, or else the core from url
+  // again (the HTTP cache has it now), and never fails: a core not kept is
   // fetched again on the next load.
-  async function storeCore(bytes) {
+  async function storeCore(bytes, url) {
     try {
       const cache = await coreCache();
-      if (!cache || !bytes || !globalThis.crypto?.subtle) return;
+      if (!cache || !globalThis.crypto?.subtle) return;
+      if (!bytes) {
+        const resp = await fetch(url);
+        if (!resp.ok) return;
+        bytes = new Uint8Array(await resp.arrayBuffer());
+      }
       const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
       if (Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('') !== CORE_SHA256) return;
       const key = coreKey();
@@ -256,22 +257,22 @@ export function browserPlatform(base) {
     },
 
     // loadCore compiles the core from its Cache API copy (see
-    // cachedCore), else as it downloads, and then keeps a copy.
+    // cachedCore), else as it downloads; then, once the page is idle, it
+    // keeps a copy (reading it again rather than holding it, so the first
+    // start-up pays nothing for the copy).
     async loadCore(progress) {
       const source = download(new URL('wasm_exec.js', baseURL), null).then((b) => new TextDecoder().decode(b));
       let module = await cachedCore(progress);
       if (!module) {
         const url = new URL('wasmsand.wasm', baseURL);
-        const keep = !!(await coreCache().catch(() => null));
-        const streamed = await compileStreaming(url, progress, keep);
-        let bytes = streamed?.bytes;
-        module = streamed?.module;
+        let bytes = null;
+        module = await compileStreaming(url, progress);
         if (!module) {
           bytes = await download(url, progress);
           downloads.delete(String(url)); // compiled once; free the bytes
           module = await WebAssembly.compile(bytes);
         }
-        if (keep) storeCore(bytes); // in the background
+        if (await coreCache().catch(() => null)) whenIdle(() => storeCore(bytes, url));
       }
       return { wasmExecSource: await source, module };
     },
@@ -306,6 +307,16 @@ export function browserPlatform(base) {
       return out;
     },
   };
+}
+
+// whenIdle calls fn once the page is idle (or in a second where the host
+// cannot tell).
+function whenIdle(fn) {
+  if (typeof globalThis.requestIdleCallback === 'function') {
+    globalThis.requestIdleCallback(() => fn(), { timeout: 10000 });
+  } else {
+    setTimeout(fn, 1000);
+  }
 }
 
 // concat joins chunks, of size bytes in all, into one array.
