@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
@@ -76,21 +77,33 @@ func TestStartupTimings(t *testing.T) {
 	slices.Sort(warm)
 	t.Logf("Chromium: first output of echo hi %.0f ms after navigation with an empty HTTP cache; warm cache %.0f ms (median of %v)", cold, warm[len(warm)/2], warm)
 
-	var out struct {
+	// The loop runs six times: V8 first runs the core's Go code as Liftoff
+	// code and moves the hot functions to TurboFan as they run, so the
+	// first passes are the per-process cost of a fresh page and the last
+	// that of a warm one.
+	var runs []struct {
 		Ms     float64 `json:"ms"`
 		Stdout string  `json:"stdout"`
 		Exit   int     `json:"exit"`
 	}
 	eval(t, ctx, `(async () => {
 		await sb.run('echo a | tr a b');
-		const t = performance.now();
-		const r = await sb.run('for i in $(seq 200); do echo a | tr a b; done | uniq -c');
-		return { ms: performance.now() - t, stdout: r.stdout, exit: r.exitCode };
-	})()`, &out)
-	if out.Exit != 0 || out.Stdout != "    200 b\n" {
-		t.Fatalf("tr loop: %+v", out)
+		const runs = [];
+		for (let k = 0; k < 6; k++) {
+			const t = performance.now();
+			const r = await sb.run('for i in $(seq 200); do echo a | tr a b; done | uniq -c');
+			runs.push({ ms: performance.now() - t, stdout: r.stdout, exit: r.exitCode });
+		}
+		return runs;
+	})()`, &runs)
+	var steps []string
+	for _, r := range runs {
+		if r.Exit != 0 || r.Stdout != "    200 b\n" {
+			t.Fatalf("tr loop: %+v", r)
+		}
+		steps = append(steps, fmt.Sprintf("%.2f", r.Ms/200))
 	}
-	t.Logf("Chromium: 200-step loop of echo a | tr a b: %.0f ms (%.2f ms a step)", out.Ms, out.Ms/200)
+	t.Logf("Chromium: 200-step loop of echo a | tr a b, six times: %s ms a step", strings.Join(steps, ", "))
 	if os.Getenv("WASMSAND_STARTUP_DEBUG") != "" {
 		for _, cmd := range []string{"for i in $(seq 50); do true; done", "for i in $(seq 50); do /bin/true; done", "for i in $(seq 50); do echo a | /bin/true; done"} {
 			var ms float64
