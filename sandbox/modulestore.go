@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 
 	"github.com/wasmsand/wasmsand/wasm"
@@ -37,6 +38,81 @@ type ModuleStore interface {
 // not compile; the sandbox then uses Load.
 type ModuleLoader interface {
 	LoadModule(ctx context.Context, eng wasm.Engine, raw []byte, variant string) (wasm.Module, bool)
+}
+
+// A DigestStore is a ModuleStore that also finds what it keeps by the
+// SHA-256 of the raw module (the key its Load derives from raw) instead of
+// by the module itself. For a tool whose source declares that digest (see
+// ToolDigester), a store hit then reads no byte of the tool: in the
+// JavaScript hosts that is a file read or a download of up to 30 MB and two
+// copies through the core, about half of a tool's first start in a process
+// or page.
+type DigestStore interface {
+	ModuleStore
+	// LoadDigest is Load for the raw module whose SHA-256 is sum.
+	LoadDigest(ctx context.Context, sum [sha256.Size]byte, variant string) ([]byte, bool)
+	// LoadModuleDigest is ModuleLoader's LoadModule for the raw module
+	// whose SHA-256 is sum; false where the store cannot hand modules to
+	// eng.
+	LoadModuleDigest(ctx context.Context, eng wasm.Engine, sum [sha256.Size]byte, variant string) (wasm.Module, bool)
+}
+
+// ToolDigester may be implemented by the fs.FS of Options.Tools to declare
+// the SHA-256 of a tool module file without it being read (the npm
+// package's loaders declare what its build wrote in tools/sha256.json). A
+// DigestStore then gives the tool's module by that digest. A wrong digest
+// only misses: what the store is searched by is kept under the digest that
+// the store itself computed from the bytes the module was made from.
+type ToolDigester interface {
+	ToolDigest(name string) (sum [sha256.Size]byte, ok bool)
+}
+
+// toolInfoVariant is the variant under which a DigestStore keeps, for a
+// tool file, what the sandbox would otherwise learn by reading it: that it
+// carries no files (only such tools are found by digest) and whether Go
+// built it. Its bytes are toolInfoVersion and a flags byte.
+const (
+	toolInfoVariant = "toolinfo-v1"
+	toolInfoVersion = 1
+	infoGoRuntime   = 1 << 0
+)
+
+// fromDigest returns the module kept in ds for the tool file whose
+// SHA-256 is sum, and whether Go built it, or false for a miss.
+func (c *moduleCache) fromDigest(ctx context.Context, ds DigestStore, eng wasm.Engine, sum [sha256.Size]byte, memPages uint32) (m wasm.Module, goRuntime, ok bool) {
+	info, ok := ds.LoadDigest(ctx, sum, toolInfoVariant)
+	if !ok || len(info) != 2 || info[0] != toolInfoVersion || info[1]&^infoGoRuntime != 0 {
+		return nil, false, false
+	}
+	goRuntime = info[1]&infoGoRuntime != 0
+	if p, ok := eng.(wasm.Preparer); ok {
+		variant := storeVariant(memPages) + "-" + p.PreparedFormat()
+		if m, ok := ds.LoadModuleDigest(ctx, p, sum, variant); ok {
+			return m, goRuntime, true
+		}
+		if b, ok := ds.LoadDigest(ctx, sum, variant); ok {
+			if m, err := p.CompilePrepared(ctx, b); err == nil {
+				return m, goRuntime, true
+			}
+		}
+		return nil, false, false
+	}
+	b, ok := ds.LoadDigest(ctx, sum, storeVariant(memPages))
+	if !ok {
+		return nil, false, false
+	}
+	m, err := eng.Compile(ctx, b)
+	return m, goRuntime, err == nil
+}
+
+// storeToolInfo keeps, for a tool file read in full (file) whose module
+// carries no files, what fromDigest needs to find it by digest later.
+func (c *moduleCache) storeToolInfo(ctx context.Context, file []byte, goRuntime bool) {
+	flags := byte(0)
+	if goRuntime {
+		flags |= infoGoRuntime
+	}
+	c.store.Store(ctx, file, toolInfoVariant, []byte{toolInfoVersion, flags})
 }
 
 // storeVariant names what instrumented bytes depend on besides the raw

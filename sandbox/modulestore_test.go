@@ -104,6 +104,51 @@ func (e *preparingEngine) CompilePrepared(ctx context.Context, b []byte) (wasm.M
 	return e.Engine.Compile(ctx, b)
 }
 
+// newPreparingEngine returns a preparingEngine over a new wazero engine,
+// closed when the test ends.
+func newPreparingEngine(t *testing.T) *preparingEngine {
+	t.Helper()
+	inner, err := wazeroengine.New(context.Background(), wazeroengine.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inner.Close(context.Background()) })
+	return &preparingEngine{Engine: inner}
+}
+
+// fortyTwo is a module whose export f returns 42.
+func fortyTwo() []byte {
+	return (&binary.Module{
+		Types:   []binary.FuncType{{Results: []binary.ValType{binary.I32}}},
+		Funcs:   []uint32{0},
+		Codes:   []binary.Code{{Body: []byte{0x41, 42, 0x0b}}}, // i32.const 42
+		Exports: []binary.Export{{Name: "f", Kind: binary.ExternFunc}},
+	}).Encode()
+}
+
+// callFortyTwo instantiates m, a fortyTwo module, and checks its f.
+func callFortyTwo(t *testing.T, m wasm.Module) {
+	t.Helper()
+	ctx := context.Background()
+	inst, err := m.Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close(ctx)
+	if r, err := inst.Call(ctx, "f"); err != nil || r[0] != 42 {
+		t.Fatalf("f() = %v, %v", r, err)
+	}
+}
+
+// compilePrepared compiles b, found in a store, on eng's prepared form.
+func compilePrepared(ctx context.Context, eng wasm.Engine, b []byte, found bool) (wasm.Module, bool) {
+	if !found {
+		return nil, false
+	}
+	m, err := eng.(wasm.Preparer).CompilePrepared(ctx, b)
+	return m, err == nil
+}
+
 // loadingStore is a mapStore that is also a ModuleLoader.
 type loadingStore struct {
 	*mapStore
@@ -115,11 +160,7 @@ func (s *loadingStore) LoadModule(ctx context.Context, eng wasm.Engine, raw []by
 	s.shared.mu.Lock()
 	b, ok := s.shared.m[s.key(raw, variant)]
 	s.shared.mu.Unlock()
-	if !ok {
-		return nil, false
-	}
-	m, err := eng.(wasm.Preparer).CompilePrepared(ctx, b)
-	return m, err == nil
+	return compilePrepared(ctx, eng, b, ok)
 }
 
 // TestModuleStorePrepared: on an engine with a prepared form the store
@@ -127,18 +168,8 @@ func (s *loadingStore) LoadModule(ctx context.Context, eng wasm.Engine, raw []by
 // preparing, a damaged entry is a miss, and a ModuleLoader is asked first.
 func TestModuleStorePrepared(t *testing.T) {
 	ctx := context.Background()
-	inner, err := wazeroengine.New(ctx, wazeroengine.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inner.Close(ctx)
-	eng := &preparingEngine{Engine: inner}
-	raw := (&binary.Module{
-		Types:   []binary.FuncType{{Results: []binary.ValType{binary.I32}}},
-		Funcs:   []uint32{0},
-		Codes:   []binary.Code{{Body: []byte{0x41, 42, 0x0b}}}, // i32.const 42
-		Exports: []binary.Export{{Name: "f", Kind: binary.ExternFunc}},
-	}).Encode()
+	eng := newPreparingEngine(t)
+	raw := fortyTwo()
 	instruments := 0
 	instrument := func(b []byte) ([]byte, error) { instruments++; return b, nil }
 	shared := &sharedModules{m: map[string][]byte{}}
@@ -150,14 +181,7 @@ func TestModuleStorePrepared(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inst, err := e.mod.Instantiate(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer inst.Close(ctx)
-		if r, err := inst.Call(ctx, "f"); err != nil || r[0] != 42 {
-			t.Fatalf("f() = %v, %v", r, err)
-		}
+		callFortyTwo(t, e.mod)
 	}
 	check := func(what string, wantInstruments, wantPrepares, wantCompiles int) {
 		t.Helper()
@@ -202,5 +226,75 @@ func TestModuleStorePrepared(t *testing.T) {
 	check("a ModuleLoader", 0, 0, 1)
 	if loader.loadModules != 1 || loader.loads != 0 {
 		t.Errorf("a ModuleLoader: %d LoadModule, %d Load; want 1, 0", loader.loadModules, loader.loads)
+	}
+}
+
+// digestStore is a loadingStore that is also a DigestStore.
+type digestStore struct {
+	*loadingStore
+	digestLoads int
+}
+
+func (s *digestStore) LoadDigest(_ context.Context, sum [sha256.Size]byte, variant string) ([]byte, bool) {
+	s.shared.mu.Lock()
+	defer s.shared.mu.Unlock()
+	s.digestLoads++
+	b, ok := s.shared.m[fmt.Sprintf("%x-%s", sum, variant)]
+	return b, ok
+}
+
+func (s *digestStore) LoadModuleDigest(ctx context.Context, eng wasm.Engine, sum [sha256.Size]byte, variant string) (wasm.Module, bool) {
+	b, ok := s.LoadDigest(ctx, sum, variant)
+	return compilePrepared(ctx, eng, b, ok)
+}
+
+// TestModuleStoreByDigest: a tool whose digest is declared is found in a
+// DigestStore without being read once a process has kept it; a wrong
+// digest, or a tool that carries files, is read as before.
+func TestModuleStoreByDigest(t *testing.T) {
+	ctx := context.Background()
+	eng := newPreparingEngine(t)
+	plain := fortyTwo()
+	// withFiles carries files as python3.wasm does.
+	withFiles := append(binary.AppendCustom(bytes.Clone(plain[:8]), toolFilesSection, []byte("PK")), plain[8:]...)
+	instrument := func(b []byte) ([]byte, error) { return b, nil }
+	shared := &sharedModules{m: map[string][]byte{}}
+
+	// get runs what one process would: a fresh module cache on the store,
+	// loading the tool file whose declared digest is sum. It returns how
+	// many times the file was read.
+	get := func(file []byte, sum [sha256.Size]byte) (reads int) {
+		t.Helper()
+		c := &moduleCache{store: &digestStore{loadingStore: &loadingStore{mapStore: &mapStore{shared: shared}}}}
+		key := moduleKey{name: "tool:t.wasm\x00id", memPages: 1, sum: sum, declared: true}
+		e, err := c.get(ctx, eng, key, func() ([]byte, error) { reads++; return file, nil }, instrument)
+		if err != nil {
+			t.Fatal(err)
+		}
+		callFortyTwo(t, e.mod)
+		if e.goRuntime {
+			t.Error("a module not built by Go is taken for one")
+		}
+		return reads
+	}
+
+	sum := sha256.Sum256(plain)
+	if n := get(plain, sum); n != 1 {
+		t.Errorf("first process read the tool %d times, want 1", n)
+	}
+	if n := get(plain, sum); n != 0 {
+		t.Errorf("second process read the tool %d times, want 0 (found by digest)", n)
+	}
+	if n := get(plain, sha256.Sum256([]byte("another version"))); n != 1 {
+		t.Errorf("a wrong digest: the tool was read %d times, want 1", n)
+	}
+	filesSum := sha256.Sum256(withFiles)
+	for i := range 2 {
+		if n := get(withFiles, filesSum); n != 1 {
+			t.Errorf("process %d: a tool with files was read %d times, want 1 (never found by digest)", i+1, n)
+		}
+	}
+	if _, ok := shared.m[fmt.Sprintf("%x-%s", filesSum, toolInfoVariant)]; ok {
+		t.Error("the store describes a tool with files")
 	}
 }

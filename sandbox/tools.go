@@ -229,6 +229,14 @@ func (ts *toolSet) key(file string, memPages uint32) (moduleKey, error) {
 }
 
 func (ts *toolSet) identify(file string) (moduleKey, error) {
+	k, err := ts.identifyBytes(file)
+	if td, ok := ts.fsys.(ToolDigester); ok && err == nil {
+		k.sum, k.declared = td.ToolDigest(file)
+	}
+	return k, err
+}
+
+func (ts *toolSet) identifyBytes(file string) (moduleKey, error) {
 	name := "tool:" + file + "\x00"
 	if ti, ok := ts.fsys.(ToolIdentifier); ok {
 		id, err := ti.ToolID(file)
@@ -329,6 +337,10 @@ type moduleKey struct {
 	src      any    // the tools' fs.FS, or its type for a ToolIdentifier; else nil
 	name     string // "tool:FILE\x00ID" or "sha256:SUM"
 	memPages uint32
+	// sum is the SHA-256 of a tool file its source declares (declared;
+	// see ToolDigester).
+	sum      [sha256.Size]byte
+	declared bool
 }
 
 func bytesKey(bin []byte, memPages uint32) moduleKey {
@@ -358,13 +370,31 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 	}
 	c.mu.Unlock()
 	e.once.Do(func() {
-		raw, err := bin()
+		ds, byDigest := c.store.(DigestStore)
+		byDigest = byDigest && key.declared
+		if byDigest {
+			var ok bool
+			if e.mod, e.goRuntime, ok = c.fromDigest(ctx, ds, eng, key.sum, key.memPages); ok {
+				return
+			}
+		}
+		file, err := bin()
 		if err != nil {
 			e.err = err
 			return
 		}
-		raw, e.files = splitToolFiles(raw)
+		raw, files := splitToolFiles(file)
+		e.files = files
 		e.goRuntime = builtByGo(raw)
+		if byDigest && files == nil {
+			// Once the module is kept, a later process finds it by the
+			// file's digest.
+			defer func() {
+				if e.err == nil {
+					c.storeToolInfo(ctx, file, e.goRuntime)
+				}
+			}()
+		}
 		if p, ok := eng.(wasm.Preparer); ok {
 			e.mod, e.err = c.compilePrepared(ctx, p, raw, key.memPages, instrumentFn)
 			return

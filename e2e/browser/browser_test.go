@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
 
@@ -58,6 +59,12 @@ func TestBuilds(t *testing.T) {
 	for _, page := range []string{"script.html", "esm.html"} {
 		t.Run(page, func(t *testing.T) {
 			ctx := newTab(t)
+			// With an empty module store the first tool is downloaded:
+			// with a warm one the store gives its module by digest, and
+			// nothing is fetched (TestToolByDigest).
+			if _, err := chromedp.Call(ctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: strings.TrimSuffix(base, "/"), StorageTypes: "cache_storage"}); err != nil {
+				t.Fatal(err)
+			}
 			open(t, ctx, base+page)
 			var load struct {
 				Events      []struct{ Loaded, Total float64 }

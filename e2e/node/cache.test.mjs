@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,4 +103,39 @@ test('a bad WASMSAND_CACHE_LIMIT is a clear error', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a tool whose digest the tools folder declares comes from the store without being read', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'wasmsand-cache-'));
+  const tools = mkdtempSync(join(tmpdir(), 'wasmsand-tools-'));
+  t.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(tools, { recursive: true, force: true });
+  });
+  // A tools folder of the package's coreutils alone, with its digest.
+  const src = new URL('tools/', pkg);
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', src)));
+  const digests = JSON.parse(readFileSync(new URL('sha256.json', src)));
+  assert.match(digests['coreutils.wasm'], /^[0-9a-f]{64}$/);
+  writeFileSync(join(tools, 'manifest.json'), JSON.stringify({ 'coreutils.wasm': manifest['coreutils.wasm'] }));
+  writeFileSync(join(tools, 'sha256.json'), JSON.stringify({ 'coreutils.wasm': digests['coreutils.wasm'] }));
+  copyFileSync(new URL('coreutils.wasm', src), join(tools, 'coreutils.wasm'));
+  const tr = () => spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { Sandbox } = await import(${JSON.stringify(pkg)});
+    const sb = await Sandbox.create({ tools: process.env.TOOLS });
+    const r = await sb.run('echo a | tr a b');
+    sb.destroy();
+    process.stdout.write(r.stdout + r.stderr);`], {
+    env: { ...process.env, WASMSAND_CACHE_DIR: dir, TOOLS: tools },
+    timeout: 120e3,
+  }).stdout.toString();
+
+  assert.equal(tr(), 'b\n');
+  assert.ok(readdirSync(dir).includes(`${digests['coreutils.wasm']}-toolinfo-v1.wasm`), `the store does not describe coreutils: ${readdirSync(dir)}`);
+  // The module is no longer coreutils: a process that read it would fail.
+  writeFileSync(join(tools, 'coreutils.wasm'), 'not a module');
+  assert.equal(tr(), 'b\n', 'coreutils.wasm was read, where its digest should have found it in the store');
+  // Without the digest it is read, and fails.
+  rmSync(join(tools, 'sha256.json'));
+  assert.match(tr(), /coreutils\.wasm.*not a WebAssembly module/);
 });

@@ -5,6 +5,7 @@ package hostwasm
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"runtime"
 	"syscall/js"
 
@@ -16,19 +17,62 @@ import (
 //	load(raw: Uint8Array, variant: string) → Promise<Uint8Array | null>
 //	store(raw: Uint8Array, variant: string, bytes: Uint8Array) → Promise
 //
-// The browser loader's keeps modules in the Cache API, keyed by the
-// SHA-256 of raw computed with Web Crypto (see sandbox.ModuleStore).
-// Failures are misses: the store is an optimisation.
+// and optionally, for sandbox.DigestStore,
+//
+//	loadDigest(sha256: string, variant: string) → Promise<Uint8Array | null>
+//
+// where sha256 is the lowercase hex SHA-256 of the raw module, the key load
+// derives from raw. The browser loader's keeps modules in the Cache API,
+// keyed by the SHA-256 of raw computed with Web Crypto (see
+// sandbox.ModuleStore). Failures are misses: the store is an optimisation.
 type jsModuleStore struct{ obj js.Value }
 
 func (s jsModuleStore) Load(_ context.Context, raw []byte, variant string) (b []byte, ok bool) {
 	defer releaseCopies(len(raw))
+	return s.bytes(func() js.Value { return s.obj.Call("load", bytesToJS(raw), variant) })
+}
+
+// LoadDigest implements sandbox.DigestStore with the object's loadDigest;
+// false if it has none.
+func (s jsModuleStore) LoadDigest(_ context.Context, sum [sha256.Size]byte, variant string) ([]byte, bool) {
+	call, ok := s.byDigest(sum, variant)
+	if !ok {
+		return nil, false
+	}
+	return s.bytes(call)
+}
+
+// LoadModuleDigest is LoadModule by digest, with the object's loadDigest.
+func (s jsModuleStore) LoadModuleDigest(_ context.Context, eng wasm.Engine, sum [sha256.Size]byte, variant string) (wasm.Module, bool) {
+	call, ok := s.byDigest(sum, variant)
+	if !ok {
+		return nil, false
+	}
+	return s.module(eng, call)
+}
+
+// byDigest returns the call of loadDigest for sum and variant, or false
+// if the object has no loadDigest.
+func (s jsModuleStore) byDigest(sum [sha256.Size]byte, variant string) (call func() js.Value, ok bool) {
+	defer func() {
+		if recover() != nil { // a getter that threw
+			ok = false
+		}
+	}()
+	if jsGlobal.Get("Reflect").Call("get", s.obj, "loadDigest").Type() != js.TypeFunction {
+		return nil, false
+	}
+	return func() js.Value { return s.obj.Call("loadDigest", hex.EncodeToString(sum[:]), variant) }, true
+}
+
+// bytes copies into Go the bytes that call's Promise resolves to.
+func (s jsModuleStore) bytes(call func() js.Value) (b []byte, ok bool) {
 	defer func() {
 		if recover() != nil { // load threw
 			b, ok = nil, false
 		}
 	}()
-	v, err := await(jsPromise.Call("resolve", s.obj.Call("load", bytesToJS(raw), variant)))
+	v, err := await(jsPromise.Call("resolve", call()))
 	if err != nil {
 		return nil, false
 	}
@@ -47,17 +91,22 @@ func (s jsModuleStore) Load(_ context.Context, raw []byte, variant string) (b []
 // variant where the store handed it over, without copying it into Go: only
 // its description (preparedSection) is read, from the compiled module.
 func (s jsModuleStore) LoadModule(_ context.Context, eng wasm.Engine, raw []byte, variant string) (m wasm.Module, ok bool) {
+	defer releaseCopies(len(raw))
+	return s.module(eng, func() js.Value { return s.obj.Call("load", bytesToJS(raw), variant) })
+}
+
+// module compiles the prepared module that call's Promise resolves to.
+func (s jsModuleStore) module(eng wasm.Engine, call func() js.Value) (m wasm.Module, ok bool) {
 	e, isHost := eng.(*Engine)
 	if !isHost || e.isClosed() {
 		return nil, false
 	}
-	defer releaseCopies(len(raw))
 	defer func() {
 		if recover() != nil { // load threw
 			m, ok = nil, false
 		}
 	}()
-	v, err := await(jsPromise.Call("resolve", s.obj.Call("load", bytesToJS(raw), variant)))
+	v, err := await(jsPromise.Call("resolve", call()))
 	if err != nil || !(v.InstanceOf(jsArrayBuffer) || v.InstanceOf(jsUint8Array)) {
 		return nil, false
 	}

@@ -3,11 +3,14 @@
 package hostwasm
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -115,6 +118,27 @@ func (t *toolsFS) ToolID(name string) (string, error) {
 	return strconv.Itoa(id.Int()), nil
 }
 
+// ToolDigest implements sandbox.ToolDigester: the sha256 property of the
+// file's loader function, a lowercase hex SHA-256 (the package's loaders
+// set it from tools/sha256.json), so that a store can give the tool's
+// module without the loader being called.
+func (t *toolsFS) ToolDigest(name string) (sum [sha256.Size]byte, ok bool) {
+	t.mu.Lock()
+	v := t.files[name]
+	t.mu.Unlock()
+	if v.Type() != js.TypeFunction {
+		return sum, false
+	}
+	s := jsStringProperty(v, "sha256")
+	if len(s) != hex.EncodedLen(sha256.Size) || strings.ToLower(s) != s {
+		return sum, false
+	}
+	if _, err := hex.Decode(sum[:], []byte(s)); err != nil {
+		return sum, false
+	}
+	return sum, true
+}
+
 // loaderID returns the id of the file's loader function, or "" if it has
 // none (or the file is bytes). It reads the property once, when the file
 // is first named or read, so a loader may compute it on demand (the
@@ -137,13 +161,17 @@ func (t *toolsFS) loaderID(name string) string {
 // jsLoaderID reads fn.id: a string, else "" (also when reading it threw).
 // It reads through Reflect.get: js.Value.Get does not catch what a getter
 // throws, which would end the whole core.
-func jsLoaderID(fn js.Value) (id string) {
+func jsLoaderID(fn js.Value) string { return jsStringProperty(fn, "id") }
+
+// jsStringProperty reads fn[key]: a string, else "" (also when reading it
+// threw).
+func jsStringProperty(fn js.Value, key string) (s string) {
 	defer func() {
 		if recover() != nil { // a getter that threw
-			id = ""
+			s = ""
 		}
 	}()
-	if p := jsGlobal.Get("Reflect").Call("get", fn, "id"); p.Type() == js.TypeString {
+	if p := jsGlobal.Get("Reflect").Call("get", fn, key); p.Type() == js.TypeString {
 		return p.String()
 	}
 	return ""

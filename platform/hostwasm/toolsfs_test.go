@@ -9,7 +9,11 @@ import (
 	"github.com/wasmsand/wasmsand/sandbox"
 )
 
-var _ sandbox.ToolIdentifier = (*toolsFS)(nil)
+var (
+	_ sandbox.ToolIdentifier = (*toolsFS)(nil)
+	_ sandbox.ToolDigester   = (*toolsFS)(nil)
+	_ sandbox.DigestStore    = jsModuleStore{}
+)
 
 func jsBytes(s string) js.Value {
 	v := jsUint8Array.New(len(s))

@@ -112,6 +112,9 @@ func build(ctx context.Context, out, src, tools, version string) error {
 			}
 		}
 	}
+	if err := writeDigests(filepath.Join(out, "tools")); err != nil {
+		return err
+	}
 	ents, err := os.ReadDir(src)
 	if err != nil {
 		return err
@@ -191,6 +194,33 @@ func stampCore(out string) error {
 	}
 	stamped := bytes.Replace(js, []byte(coreHashMarker), []byte("const CORE_SHA256 = '"+hex.EncodeToString(sum[:])+"';"), 1)
 	return os.WriteFile(path, stamped, 0o644)
+}
+
+// writeDigests writes sha256.json into the tools folder dir: the SHA-256
+// (lowercase hex) of each of its modules, by file name. The loaders give
+// each tool's to the core, which then finds the tool's instrumented module
+// in the store without reading the tool (sandbox.ToolDigester).
+func writeDigests(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	sums := map[string]string{}
+	for _, e := range ents {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".wasm") {
+			b, err := os.ReadFile(filepath.Join(dir, n))
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			sums[n] = hex.EncodeToString(sum[:])
+		}
+	}
+	b, err := json.MarshalIndent(sums, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "sha256.json"), append(b, '\n'), 0o644)
 }
 
 // threadJumps rewrites the Go-built module at path so that its forward

@@ -3,6 +3,7 @@ package main
 import (
 	"archive/tar"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -161,5 +162,32 @@ func TestStampCore(t *testing.T) {
 	// shipping a loader that never caches its core, or a wrong hash.
 	if err := stampCore(dir); err == nil || !strings.Contains(err.Error(), "CORE_SHA256") {
 		t.Errorf("stamping a stamped file: %v, want an error naming the marker", err)
+	}
+}
+
+func TestWriteDigests(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"a.wasm":        "\x00asm\x01\x00\x00\x00",
+		"manifest.json": "{}",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := writeDigests(dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "sha256.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]string
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a.wasm": "93a44bbb96c751218e4c00d479e4c14358122a389acca16205b1e4d0dc5f9476"}
+	if len(got) != 1 || got["a.wasm"] != want["a.wasm"] {
+		t.Errorf("sha256.json = %v, want %v", got, want)
 	}
 }

@@ -594,6 +594,13 @@ export class WasmSandbox {
 export interface ModuleStore {
   load(raw: Uint8Array, variant: string): Promise<Uint8Array | null>;
   store(raw: Uint8Array, variant: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * load for the raw module whose SHA-256 is sha256 (lowercase hex): with
+   * it, a tool whose loader carries its digest (a `sha256` property, as the
+   * package's loaders do from tools/sha256.json) is found in the store
+   * without being read.
+   */
+  loadDigest?(sha256: string, variant: string): Promise<Uint8Array | null>;
 }
 
 /**

@@ -79,13 +79,34 @@ async function toolModule(url, progress) {
 // readTools lists a tools folder: manifest.json is read now, every *.wasm
 // when it is first needed.
 async function readTools(dir, progress) {
-  const names = (await readdir(dir)).filter((n) => n === 'manifest.json' || n.endsWith('.wasm'));
+  const all = await readdir(dir);
+  const names = all.filter((n) => n === 'manifest.json' || n.endsWith('.wasm'));
+  const digests = all.includes(DIGESTS) ? await readDigests(new URL(DIGESTS, dir)) : {};
   const tools = {};
   for (const n of names) {
     const url = new URL(n, dir);
     tools[n] = n === 'manifest.json' ? await read(url, progress, true) : toolLoader(url, progress);
+    if (n !== 'manifest.json' && sha256Hex.test(digests[n] ?? '')) tools[n].sha256 = digests[n];
   }
   return tools;
+}
+
+// DIGESTS is the file of a tools folder, written by the package build,
+// that gives each module's SHA-256: a loader carries its module's, so that
+// the core finds an instrumented module kept in the store without reading
+// the tool (see sandbox.ToolDigester).
+const DIGESTS = 'sha256.json';
+const sha256Hex = /^[0-9a-f]{64}$/;
+
+// readDigests reads a tools folder's sha256.json, or gives {} for one
+// that is unreadable or not an object: digests only save work.
+async function readDigests(url) {
+  try {
+    const v = JSON.parse(new TextDecoder().decode(await read(url, null, true)));
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
 }
 
 function dirURL(spec) {
@@ -312,20 +333,28 @@ function diskModuleStore() {
   const limit = cacheLimitFromEnv();
   // node:crypto is loaded on first use: it costs Node several
   // milliseconds, and a sandbox that runs no tool never needs it.
+  const digestFile = (hex, variant) => join(dir, `${hex}-${variant.replace(/[^\w.-]/g, '_')}.wasm`);
   const file = async (raw, variant) => {
     const { createHash } = await import('node:crypto');
-    return join(dir, `${createHash('sha256').update(raw).digest('hex')}-${variant.replace(/[^\w.-]/g, '_')}.wasm`);
+    return digestFile(createHash('sha256').update(raw).digest('hex'), variant);
+  };
+  const loadFile = async (path) => {
+    try {
+      const b = await readFile(await path);
+      touch(await path);
+      return new Uint8Array(b.buffer, b.byteOffset, b.length);
+    } catch {
+      return null;
+    }
   };
   return {
-    async load(raw, variant) {
-      try {
-        const path = await file(raw, variant);
-        const b = await readFile(path);
-        touch(path);
-        return new Uint8Array(b.buffer, b.byteOffset, b.length);
-      } catch {
-        return null;
-      }
+    load(raw, variant) {
+      return loadFile(file(raw, variant));
+    },
+    // loadDigest is load for the raw module whose SHA-256 is hex (see
+    // sandbox.DigestStore).
+    loadDigest(hex, variant) {
+      return sha256Hex.test(hex) ? loadFile(digestFile(hex, variant)) : Promise.resolve(null);
     },
     async store(raw, variant, bytes) {
       const { randomBytes } = await import('node:crypto');

@@ -176,8 +176,7 @@ export function browserPlatform(base) {
         if (!resp.ok) return;
         bytes = new Uint8Array(await resp.arrayBuffer());
       }
-      const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-      if (Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('') !== CORE_SHA256) return;
+      if (await sha256(bytes) !== CORE_SHA256) return;
       const key = coreKey();
       await cache.put(key, new Response(bytes, { headers: { 'Content-Type': 'application/wasm', [SIZE]: String(bytes.length) } }));
       for (const req of await cache.keys()) {
@@ -210,6 +209,14 @@ export function browserPlatform(base) {
   // tools object: each module is a function fetching it on first use.
   async function toolsFolder(dir, progress) {
     const manifestURL = new URL('manifest.json', dir);
+    // sha256.json, written by the package build, gives each module's
+    // SHA-256: a loader carries its module's, so that the core finds an
+    // instrumented module kept in the Cache API without downloading the
+    // tool (see sandbox.ToolDigester). A folder without one (or with a
+    // broken one) works as before.
+    const digests = download(new URL('sha256.json', dir), null)
+      .then((b) => JSON.parse(new TextDecoder().decode(b)))
+      .catch(() => ({}));
     const bytes = await download(manifestURL, progress);
     let manifest;
     try {
@@ -221,9 +228,12 @@ export function browserPlatform(base) {
       throw new SandboxError('INVALID_ARGUMENT', `wasmsand: ${manifestURL} must map module files to lists of commands`);
     }
     const tools = { 'manifest.json': bytes };
+    const sums = await digests;
     for (const file of Object.keys(manifest)) {
       const url = new URL(file, dir);
       tools[file] = toolLoader(url, progress);
+      const sum = sums !== null && typeof sums === 'object' ? sums[file] : undefined;
+      if (typeof sum === 'string' && SHA256_HEX.test(sum)) tools[file].sha256 = sum;
     }
     return tools;
   }
@@ -309,15 +319,23 @@ export function browserPlatform(base) {
   };
 }
 
-// whenIdle calls fn once the page is idle (or in a second where the host
-// cannot tell).
+// whenIdle calls fn once the page is idle, or after two seconds of being
+// busy (after one second where the host cannot tell).
 function whenIdle(fn) {
   if (typeof globalThis.requestIdleCallback === 'function') {
-    globalThis.requestIdleCallback(() => fn(), { timeout: 10000 });
+    globalThis.requestIdleCallback(() => fn(), { timeout: 2000 });
   } else {
     setTimeout(fn, 1000);
   }
 }
+
+// sha256 returns the lowercase hex SHA-256 of bytes, with Web Crypto.
+async function sha256(bytes) {
+  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 // concat joins chunks, of size bytes in all, into one array.
 function concat(chunks, size) {
@@ -371,30 +389,35 @@ const SIZE = 'X-Wasmsand-Size';
  */
 export function cacheModuleStore({ limit = 1 << 30, touchAfterMs = 86400e3 } = {}) {
   if (typeof caches === 'undefined' || !globalThis.crypto?.subtle) return undefined;
-  const key = async (raw, variant) => {
-    const d = new Uint8Array(await crypto.subtle.digest('SHA-256', raw));
-    const hex = Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('');
-    return new URL(`/.wasmsand-modules/${hex}-${encodeURIComponent(variant)}.wasm`, globalThis.location?.origin ?? 'https://wasmsand.invalid').href;
+  const digestKey = (hex, variant) =>
+    new URL(`/.wasmsand-modules/${hex}-${encodeURIComponent(variant)}.wasm`, globalThis.location?.origin ?? 'https://wasmsand.invalid').href;
+  const key = async (raw, variant) => digestKey(await sha256(raw), variant);
+  const loadKey = async (url) => {
+    try {
+      const cache = await caches.open(MODULE_CACHE);
+      const r = await cache.match(await url);
+      if (!r) return null;
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      if (!(Date.now() - Number(r.headers.get(USED)) < touchAfterMs)) {
+        put(cache, await url, bytes).catch(() => {}); // a missed mark costs at most a reload
+      }
+      return bytes;
+    } catch {
+      return null;
+    }
   };
   const put = async (cache, url, bytes) => {
     const headers = { 'Content-Type': 'application/wasm', [USED]: String(Date.now()), [SIZE]: String(bytes.length) };
     await cache.put(url, new Response(bytes, { headers }));
   };
   return {
-    async load(raw, variant) {
-      try {
-        const cache = await caches.open(MODULE_CACHE);
-        const url = await key(raw, variant);
-        const r = await cache.match(url);
-        if (!r) return null;
-        const bytes = new Uint8Array(await r.arrayBuffer());
-        if (!(Date.now() - Number(r.headers.get(USED)) < touchAfterMs)) {
-          put(cache, url, bytes).catch(() => {}); // a missed mark costs at most a reload
-        }
-        return bytes;
-      } catch {
-        return null;
-      }
+    load(raw, variant) {
+      return loadKey(key(raw, variant));
+    },
+    // loadDigest is load for the raw module whose SHA-256 is hex (see
+    // sandbox.DigestStore).
+    loadDigest(hex, variant) {
+      return SHA256_HEX.test(hex) ? loadKey(digestKey(hex, variant)) : Promise.resolve(null);
     },
     async store(raw, variant, bytes) {
       try {
