@@ -188,26 +188,17 @@ func TestCoreCache(t *testing.T) {
 	url := serveSite(t, s) + "startup.html"
 	ctx := newTab(t)
 
-	reload := func() startup {
-		t.Helper()
-		return loadStartup(t, ctx, url)
-	}
-	stored := func() []string {
-		t.Helper()
-		return storedCores(t, ctx, key)
-	}
-
-	if l := reload(); l.Stdout != "hi\n" {
+	if l := loadStartup(t, ctx, url); l.Stdout != "hi\n" {
 		t.Fatalf("first load: %+v", l)
 	}
 	eval(t, ctx, `caches.delete('wasmsand-core-v1')`, nil)
-	if l := reload(); l.Stdout != "hi\n" || !l.Fetched {
+	if l := loadStartup(t, ctx, url); l.Stdout != "hi\n" || !l.Fetched {
 		t.Fatalf("load with no cached core: %+v; want hi, and wasmsand.wasm fetched", l)
 	}
-	if keys := stored(); len(keys) != 1 || keys[0] != key {
+	if keys := storedCores(t, ctx, key); len(keys) != 1 || keys[0] != key {
 		t.Fatalf("the core cache holds %v, want only %s", keys, key)
 	}
-	if l := reload(); l.Stdout != "hi\n" || l.Fetched {
+	if l := loadStartup(t, ctx, url); l.Stdout != "hi\n" || l.Fetched {
 		t.Fatalf("load with the core cached: %+v; want hi, and wasmsand.wasm not fetched", l)
 	}
 
@@ -217,13 +208,13 @@ func TestCoreCache(t *testing.T) {
 		await c.put(`+jsString(key)+`, new Response(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 99]), { headers: { 'Content-Type': 'application/wasm' } }));
 		await c.put('/.wasmsand-core/0000.wasm', new Response('old', { headers: { 'Content-Type': 'application/wasm' } }));
 	})()`, nil)
-	if l := reload(); l.Stdout != "hi\n" || !l.Fetched {
+	if l := loadStartup(t, ctx, url); l.Stdout != "hi\n" || !l.Fetched {
 		t.Fatalf("load with a corrupt cached core: %+v; want hi, and wasmsand.wasm fetched", l)
 	}
-	if keys := stored(); len(keys) != 1 || keys[0] != key {
+	if keys := storedCores(t, ctx, key); len(keys) != 1 || keys[0] != key {
 		t.Fatalf("after a corrupt copy, the core cache holds %v, want only %s", keys, key)
 	}
-	if l := reload(); l.Stdout != "hi\n" || l.Fetched {
+	if l := loadStartup(t, ctx, url); l.Stdout != "hi\n" || l.Fetched {
 		t.Fatalf("load after the corrupt copy was replaced: %+v; want hi, and wasmsand.wasm not fetched", l)
 	}
 }

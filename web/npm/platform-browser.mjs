@@ -282,7 +282,7 @@ export function browserPlatform(base) {
           downloads.delete(String(url)); // compiled once; free the bytes
           module = await WebAssembly.compile(bytes);
         }
-        if (await coreCache().catch(() => null)) whenIdle(() => storeCore(bytes, url));
+        whenIdle(() => storeCore(bytes, url)); // does nothing when caching is off
       }
       return { wasmExecSource: await source, module };
     },
@@ -359,7 +359,12 @@ const CORE_SHA256 = '';
 const CORE_CACHE = 'wasmsand-core-v1';
 
 function coreKey() {
-  return new URL(`/.wasmsand-core/${CORE_SHA256}.wasm`, globalThis.location?.origin ?? 'https://wasmsand.invalid').href;
+  return cacheURL(`/.wasmsand-core/${CORE_SHA256}.wasm`);
+}
+
+// cacheURL is the URL of path on the page's origin, a Cache API key.
+function cacheURL(path) {
+  return new URL(path, globalThis.location?.origin ?? 'https://wasmsand.invalid').href;
 }
 
 // MODULE_CACHE is the Cache API cache of instrumented modules; a new
@@ -389,8 +394,7 @@ const SIZE = 'X-Wasmsand-Size';
  */
 export function cacheModuleStore({ limit = 1 << 30, touchAfterMs = 86400e3 } = {}) {
   if (typeof caches === 'undefined' || !globalThis.crypto?.subtle) return undefined;
-  const digestKey = (hex, variant) =>
-    new URL(`/.wasmsand-modules/${hex}-${encodeURIComponent(variant)}.wasm`, globalThis.location?.origin ?? 'https://wasmsand.invalid').href;
+  const digestKey = (hex, variant) => cacheURL(`/.wasmsand-modules/${hex}-${encodeURIComponent(variant)}.wasm`);
   const key = async (raw, variant) => digestKey(await sha256(raw), variant);
   const loadKey = async (url) => {
     try {
