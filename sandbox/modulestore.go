@@ -68,49 +68,69 @@ type ToolDigester interface {
 }
 
 // toolInfoVariant is the variant under which a DigestStore keeps, for a
-// tool file, what the sandbox would otherwise learn by reading it: that it
-// carries no files (only such tools are found by digest) and whether Go
-// built it. Its bytes are toolInfoVersion and a flags byte.
+// tool file, what the sandbox would otherwise learn by reading it: whether
+// Go built it, and whether it carries files (see toolfiles.go), which are
+// then kept beside it under toolFilesVariant. Its bytes are toolInfoVersion
+// and a flags byte. It is stored last, once the module and the files are
+// kept: a process that finds it finds the rest, unless the store has since
+// dropped an entry, which is a miss.
 const (
-	toolInfoVariant = "toolinfo-v1"
-	toolInfoVersion = 1
-	infoGoRuntime   = 1 << 0
+	toolInfoVariant  = "toolinfo-v1"
+	toolFilesVariant = "toolfiles-v1"
+	toolInfoVersion  = 1
+	infoGoRuntime    = 1 << 0
+	infoFiles        = 1 << 1
 )
 
 // fromDigest returns the module kept in ds for the tool file whose
-// SHA-256 is sum, and whether Go built it, or false for a miss.
-func (c *moduleCache) fromDigest(ctx context.Context, ds DigestStore, eng wasm.Engine, sum [sha256.Size]byte, memPages uint32) (m wasm.Module, goRuntime, ok bool) {
+// SHA-256 is sum, the files it carries (nil for none) and whether Go
+// built it, or false for a miss.
+func (c *moduleCache) fromDigest(ctx context.Context, ds DigestStore, eng wasm.Engine, sum [sha256.Size]byte, memPages uint32) (m wasm.Module, files []byte, goRuntime, ok bool) {
 	info, ok := ds.LoadDigest(ctx, sum, toolInfoVariant)
-	if !ok || len(info) != 2 || info[0] != toolInfoVersion || info[1]&^infoGoRuntime != 0 {
-		return nil, false, false
+	if !ok || len(info) != 2 || info[0] != toolInfoVersion || info[1]&^(infoGoRuntime|infoFiles) != 0 {
+		return nil, nil, false, false
 	}
 	goRuntime = info[1]&infoGoRuntime != 0
+	if info[1]&infoFiles != 0 {
+		// The files first: they are the larger read, and a miss there
+		// spares compiling the module.
+		if files, ok = ds.LoadDigest(ctx, sum, toolFilesVariant); !ok {
+			return nil, nil, false, false
+		}
+	}
 	if p, ok := eng.(wasm.Preparer); ok {
 		variant := storeVariant(memPages) + "-" + p.PreparedFormat()
 		if m, ok := ds.LoadModuleDigest(ctx, p, sum, variant); ok {
-			return m, goRuntime, true
+			return m, files, goRuntime, true
 		}
 		if b, ok := ds.LoadDigest(ctx, sum, variant); ok {
 			if m, err := p.CompilePrepared(ctx, b); err == nil {
-				return m, goRuntime, true
+				return m, files, goRuntime, true
 			}
 		}
-		return nil, false, false
+		return nil, nil, false, false
 	}
 	b, ok := ds.LoadDigest(ctx, sum, storeVariant(memPages))
 	if !ok {
-		return nil, false, false
+		return nil, nil, false, false
 	}
-	m, err := eng.Compile(ctx, b)
-	return m, goRuntime, err == nil
+	if m, err := eng.Compile(ctx, b); err == nil {
+		return m, files, goRuntime, true
+	}
+	return nil, nil, false, false
 }
 
 // storeToolInfo keeps, for a tool file read in full (file) whose module
-// carries no files, what fromDigest needs to find it by digest later.
-func (c *moduleCache) storeToolInfo(ctx context.Context, file []byte, goRuntime bool) {
+// is kept, what fromDigest needs to find it by digest later: the files it
+// carries (from splitToolFiles; nil for none), then its description.
+func (c *moduleCache) storeToolInfo(ctx context.Context, file, files []byte, goRuntime bool) {
 	flags := byte(0)
 	if goRuntime {
 		flags |= infoGoRuntime
+	}
+	if files != nil {
+		c.store.Store(ctx, file, toolFilesVariant, files)
+		flags |= infoFiles
 	}
 	c.store.Store(ctx, file, toolInfoVariant, []byte{toolInfoVersion, flags})
 }

@@ -249,8 +249,9 @@ func (s *digestStore) LoadModuleDigest(ctx context.Context, eng wasm.Engine, sum
 }
 
 // TestModuleStoreByDigest: a tool whose digest is declared is found in a
-// DigestStore without being read once a process has kept it; a wrong
-// digest, or a tool that carries files, is read as before.
+// DigestStore without being read once a process has kept it, with the
+// files it carries; a wrong digest, or a store that has lost the files,
+// reads it as before.
 func TestModuleStoreByDigest(t *testing.T) {
 	ctx := context.Background()
 	eng := newPreparingEngine(t)
@@ -262,8 +263,8 @@ func TestModuleStoreByDigest(t *testing.T) {
 
 	// get runs what one process would: a fresh module cache on the store,
 	// loading the tool file whose declared digest is sum. It returns how
-	// many times the file was read.
-	get := func(file []byte, sum [sha256.Size]byte) (reads int) {
+	// many times the file was read, and the files the module carries.
+	get := func(file []byte, sum [sha256.Size]byte) (reads int, files string) {
 		t.Helper()
 		c := &moduleCache{store: &digestStore{loadingStore: &loadingStore{mapStore: &mapStore{shared: shared}}}}
 		key := moduleKey{name: "tool:t.wasm\x00id", memPages: 1, sum: sum, declared: true}
@@ -275,26 +276,42 @@ func TestModuleStoreByDigest(t *testing.T) {
 		if e.goRuntime {
 			t.Error("a module not built by Go is taken for one")
 		}
-		return reads
+		return reads, string(e.files)
 	}
 
 	sum := sha256.Sum256(plain)
-	if n := get(plain, sum); n != 1 {
+	if n, _ := get(plain, sum); n != 1 {
 		t.Errorf("first process read the tool %d times, want 1", n)
 	}
-	if n := get(plain, sum); n != 0 {
-		t.Errorf("second process read the tool %d times, want 0 (found by digest)", n)
+	if n, files := get(plain, sum); n != 0 || files != "" {
+		t.Errorf("second process read the tool %d times (want 0: found by digest), with files %q (want none)", n, files)
 	}
-	if n := get(plain, sha256.Sum256([]byte("another version"))); n != 1 {
+	if n, _ := get(plain, sha256.Sum256([]byte("another version"))); n != 1 {
 		t.Errorf("a wrong digest: the tool was read %d times, want 1", n)
 	}
+
 	filesSum := sha256.Sum256(withFiles)
-	for i := range 2 {
-		if n := get(withFiles, filesSum); n != 1 {
-			t.Errorf("process %d: a tool with files was read %d times, want 1 (never found by digest)", i+1, n)
+	for i, want := range []int{1, 0, 0} {
+		if n, files := get(withFiles, filesSum); n != want || files != "PK" {
+			t.Errorf("process %d: a tool with files was read %d times (want %d), with files %q (want \"PK\")", i+1, n, want, files)
 		}
 	}
-	if _, ok := shared.m[fmt.Sprintf("%x-%s", filesSum, toolInfoVariant)]; ok {
-		t.Error("the store describes a tool with files")
+	filesKey := fmt.Sprintf("%x-%s", filesSum, toolFilesVariant)
+	if got := string(shared.m[filesKey]); got != "PK" {
+		t.Errorf("the store keeps the files as %q, want \"PK\"", got)
+	}
+	// A store that has dropped the files (trimmed) misses, and the next
+	// process reads the tool and keeps them again.
+	delete(shared.m, filesKey)
+	if n, files := get(withFiles, filesSum); n != 1 || files != "PK" {
+		t.Errorf("files dropped: the tool was read %d times (want 1), with files %q", n, files)
+	}
+	if n, _ := get(withFiles, filesSum); n != 0 {
+		t.Errorf("after the files were kept again, the tool was read %d times, want 0", n)
+	}
+	// A description from a later format is a miss, not a misreading.
+	shared.m[fmt.Sprintf("%x-%s", filesSum, toolInfoVariant)] = []byte{toolInfoVersion, 0x80}
+	if n, _ := get(withFiles, filesSum); n != 1 {
+		t.Errorf("an unknown flag: the tool was read %d times, want 1", n)
 	}
 }

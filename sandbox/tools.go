@@ -278,38 +278,39 @@ type moduleCache struct {
 // input may change, so stale cache files are never used.
 const instrumentVersion = "6"
 
-// instrumented returns raw instrumented, from the store when it has it:
+// instrumented returns raw instrumented, from the store when it has it
+// under key (raw itself, or the tool file raw came from; see get):
 // instrumenting a multi-megabyte tool takes a few hundred milliseconds,
 // reading it back a few.
-func (c *moduleCache) instrumented(ctx context.Context, raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) ([]byte, error) {
+func (c *moduleCache) instrumented(ctx context.Context, key, raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) ([]byte, error) {
 	if c.store == nil {
 		return instrumentFn(raw)
 	}
 	variant := storeVariant(memPages)
-	if b, ok := c.store.Load(ctx, raw, variant); ok {
+	if b, ok := c.store.Load(ctx, key, variant); ok {
 		return b, nil
 	}
 	out, err := instrumentFn(raw)
 	if err == nil {
-		c.store.Store(ctx, raw, variant, out)
+		c.store.Store(ctx, key, variant, out)
 	}
 	return out, err
 }
 
 // compilePrepared compiles raw instrumented on an engine with a prepared
-// form, which the store keeps in place of the instrumented bytes: a
-// process that finds it there neither instruments nor prepares. A kept
-// module that no longer compiles (damaged, or from a build whose checks
-// have changed) is a miss.
-func (c *moduleCache) compilePrepared(ctx context.Context, p wasm.Preparer, raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) (wasm.Module, error) {
+// form, which the store keeps under key (as instrumented does) in place
+// of the instrumented bytes: a process that finds it there neither
+// instruments nor prepares. A kept module that no longer compiles
+// (damaged, or from a build whose checks have changed) is a miss.
+func (c *moduleCache) compilePrepared(ctx context.Context, p wasm.Preparer, key, raw []byte, memPages uint32, instrumentFn func([]byte) ([]byte, error)) (wasm.Module, error) {
 	variant := storeVariant(memPages) + "-" + p.PreparedFormat()
 	if l, ok := c.store.(ModuleLoader); ok {
-		if m, ok := l.LoadModule(ctx, p, raw, variant); ok {
+		if m, ok := l.LoadModule(ctx, p, key, variant); ok {
 			return m, nil
 		}
 	}
 	if c.store != nil {
-		if b, ok := c.store.Load(ctx, raw, variant); ok {
+		if b, ok := c.store.Load(ctx, key, variant); ok {
 			if m, err := p.CompilePrepared(ctx, b); err == nil {
 				return m, nil
 			}
@@ -325,7 +326,7 @@ func (c *moduleCache) compilePrepared(ctx context.Context, p wasm.Preparer, raw 
 	}
 	m, err := p.CompilePrepared(ctx, prepared)
 	if err == nil && c.store != nil {
-		c.store.Store(ctx, raw, variant, prepared)
+		c.store.Store(ctx, key, variant, prepared)
 	}
 	return m, err
 }
@@ -374,7 +375,7 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 		byDigest = byDigest && key.declared
 		if byDigest {
 			var ok bool
-			if e.mod, e.goRuntime, ok = c.fromDigest(ctx, ds, eng, key.sum, key.memPages); ok {
+			if e.mod, e.files, e.goRuntime, ok = c.fromDigest(ctx, ds, eng, key.sum, key.memPages); ok {
 				return
 			}
 		}
@@ -386,20 +387,28 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 		raw, files := splitToolFiles(file)
 		e.files = files
 		e.goRuntime = builtByGo(raw)
-		if byDigest && files == nil {
+		// The store keeps a module under the module's own bytes, so that a
+		// tool rebuilt with other files still finds it; but a tool found by
+		// digest has its module, files and description all kept under the
+		// whole file, whose digest is the one declared.
+		storeKey := raw
+		if byDigest {
+			if files != nil {
+				storeKey = file
+			}
 			// Once the module is kept, a later process finds it by the
 			// file's digest.
 			defer func() {
 				if e.err == nil {
-					c.storeToolInfo(ctx, file, e.goRuntime)
+					c.storeToolInfo(ctx, file, files, e.goRuntime)
 				}
 			}()
 		}
 		if p, ok := eng.(wasm.Preparer); ok {
-			e.mod, e.err = c.compilePrepared(ctx, p, raw, key.memPages, instrumentFn)
+			e.mod, e.err = c.compilePrepared(ctx, p, storeKey, raw, key.memPages, instrumentFn)
 			return
 		}
-		inst, err := c.instrumented(ctx, raw, key.memPages, instrumentFn)
+		inst, err := c.instrumented(ctx, storeKey, raw, key.memPages, instrumentFn)
 		if err != nil {
 			e.err = err
 			return

@@ -105,37 +105,45 @@ test('a bad WASMSAND_CACHE_LIMIT is a clear error', () => {
   }
 });
 
-test('a tool whose digest the tools folder declares comes from the store without being read', (t) => {
+test('a tool whose digest the tools folder declares comes from the store without being read, with its files', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'wasmsand-cache-'));
   const tools = mkdtempSync(join(tmpdir(), 'wasmsand-tools-'));
   t.after(() => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(tools, { recursive: true, force: true });
   });
-  // A tools folder of the package's coreutils alone, with its digest.
+  // A tools folder of the package's coreutils and gawk, with their
+  // digests. gawk carries files (its awk library, /usr/share/awk).
   const src = new URL('tools/', pkg);
   const manifest = JSON.parse(readFileSync(new URL('manifest.json', src)));
   const digests = JSON.parse(readFileSync(new URL('sha256.json', src)));
-  assert.match(digests['coreutils.wasm'], /^[0-9a-f]{64}$/);
-  writeFileSync(join(tools, 'manifest.json'), JSON.stringify({ 'coreutils.wasm': manifest['coreutils.wasm'] }));
-  writeFileSync(join(tools, 'sha256.json'), JSON.stringify({ 'coreutils.wasm': digests['coreutils.wasm'] }));
-  copyFileSync(new URL('coreutils.wasm', src), join(tools, 'coreutils.wasm'));
-  const tr = () => spawnSync(process.execPath, ['--input-type=module', '-e', `
+  const names = ['coreutils.wasm', 'gawk.wasm'];
+  for (const name of names) {
+    assert.match(digests[name], /^[0-9a-f]{64}$/);
+    copyFileSync(new URL(name, src), join(tools, name));
+  }
+  writeFileSync(join(tools, 'manifest.json'), JSON.stringify(Object.fromEntries(names.map((n) => [n, manifest[n]]))));
+  writeFileSync(join(tools, 'sha256.json'), JSON.stringify(Object.fromEntries(names.map((n) => [n, digests[n]]))));
+  const run = () => spawnSync(process.execPath, ['--input-type=module', '-e', `
     const { Sandbox } = await import(${JSON.stringify(pkg)});
     const sb = await Sandbox.create({ tools: process.env.TOOLS });
-    const r = await sb.run('echo a | tr a b');
+    const r = await sb.run('echo a | tr a b; awk \\'@include "join"\\nBEGIN { a[1] = "x"; a[2] = "y"; print join(a, 1, 2, "-") }\\'');
     sb.destroy();
     process.stdout.write(r.stdout + r.stderr);`], {
     env: { ...process.env, WASMSAND_CACHE_DIR: dir, TOOLS: tools },
     timeout: 120e3,
   }).stdout.toString();
 
-  assert.equal(tr(), 'b\n');
-  assert.ok(readdirSync(dir).includes(`${digests['coreutils.wasm']}-toolinfo-v1.wasm`), `the store does not describe coreutils: ${readdirSync(dir)}`);
-  // The module is no longer coreutils: a process that read it would fail.
-  writeFileSync(join(tools, 'coreutils.wasm'), 'not a module');
-  assert.equal(tr(), 'b\n', 'coreutils.wasm was read, where its digest should have found it in the store');
-  // Without the digest it is read, and fails.
+  assert.equal(run(), 'b\nx-y\n');
+  const kept = readdirSync(dir);
+  for (const name of names) {
+    assert.ok(kept.includes(`${digests[name]}-toolinfo-v1.wasm`), `the store does not describe ${name}: ${kept}`);
+  }
+  assert.ok(kept.includes(`${digests['gawk.wasm']}-toolfiles-v1.wasm`), `the store does not keep gawk's files: ${kept}`);
+  // The modules are no longer tools: a process that read one would fail.
+  for (const name of names) writeFileSync(join(tools, name), 'not a module');
+  assert.equal(run(), 'b\nx-y\n', 'a tool was read, where its digest should have found it (and its files) in the store');
+  // Without the digests they are read, and fail.
   rmSync(join(tools, 'sha256.json'));
-  assert.match(tr(), /coreutils\.wasm.*not a WebAssembly module/);
+  assert.match(run(), /coreutils\.wasm.*not a WebAssembly module/);
 });
