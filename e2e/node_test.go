@@ -79,8 +79,14 @@ func TestNode(t *testing.T) {
 	if err != nil || len(tests) == 0 {
 		t.Fatalf("no Node tests found: %v", err)
 	}
+	// A tools folder whose coreutils carries a file, as python3 carries
+	// its library (the tools built here carry none).
+	filesTools := filepath.Join(t.TempDir(), "filetools")
+	if err := guesttest.WriteFilesTools(guesttest.Dir(t), filesTools); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(node, append([]string{"--test", "--test-reporter=spec"}, tests...)...)
-	cmd.Env = append(os.Environ(), "WASMSAND_PKG="+pkg)
+	cmd.Env = append(os.Environ(), "WASMSAND_PKG="+pkg, "WASMSAND_FILES_TOOLS="+filesTools)
 	out, err := cmd.CombinedOutput()
 	t.Logf("node --test:\n%s", out)
 	if err != nil {

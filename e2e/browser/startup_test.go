@@ -1,12 +1,9 @@
 package browser
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,7 +17,7 @@ import (
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 
-	"github.com/wasmsand/wasmsand/wasm/binary"
+	"github.com/wasmsand/wasmsand/wasm/guest/guesttest"
 )
 
 // startupPage imports the ES module build, makes a sandbox and runs echo
@@ -228,14 +225,16 @@ func TestCoreCache(t *testing.T) {
 // one runs it from the module store without downloading coreutils.wasm:
 // the package's tools/sha256.json gives the digest the store is searched
 // by. It checks the same of a tool that carries files (as python3.wasm
-// carries its library), whose files the store keeps beside its module: a
-// folder of tools made here, coreutils with a file in its files section.
+// carries its library), whose files the store keeps beside its module
+// (guesttest.WriteFilesTools).
 func TestToolByDigest(t *testing.T) {
 	s := buildSite(t)
 	if err := os.WriteFile(filepath.Join(s.dir, "startup.html"), []byte(startupPage), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeFileTools(t, filepath.Join(s.dir, "wasmsand", "tools", "coreutils.wasm"), filepath.Join(s.dir, "filetools"))
+	if err := guesttest.WriteFilesTools(s.tools, filepath.Join(s.dir, "filetools")); err != nil {
+		t.Fatal(err)
+	}
 	base := serveSite(t, s)
 	ctx := newTab(t)
 	type result struct {
@@ -256,7 +255,7 @@ func TestToolByDigest(t *testing.T) {
 			const r = await sb.run('echo a | tr a b');
 			const W = await import('./wasmsand/browser.mjs');
 			const withFiles = await W.Sandbox.create({ tools: new URL('filetools/', location.href).href });
-			const f = await withFiles.run('echo a | tr a c; cat /usr/share/e2e/hello.txt');
+			const f = await withFiles.run('echo a | tr a c; cat `+guesttest.FilesToolsFile+`');
 			const fetched = (dir) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(dir + '/coreutils.wasm'));
 			return { stdout: r.stdout + r.stderr, fetched: fetched('/tools'),
 				filesStdout: f.stdout + f.stderr, filesFetched: fetched('/filetools') };
@@ -266,52 +265,11 @@ func TestToolByDigest(t *testing.T) {
 	if _, err := chromedp.Call(ctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: strings.TrimSuffix(base, "/"), StorageTypes: "cache_storage"}); err != nil {
 		t.Fatal(err)
 	}
-	const filesWant = "c\nhello from the files section\n"
+	const filesWant = "c\n" + guesttest.FilesToolsText
 	if r := tr(); r.Stdout != "b\n" || !r.Fetched || r.FilesStdout != filesWant || !r.FilesFetched {
 		t.Fatalf("first load: %+v; want b and %q, and both coreutils.wasm fetched", r, filesWant)
 	}
 	if r := tr(); r.Stdout != "b\n" || r.Fetched || r.FilesStdout != filesWant || r.FilesFetched {
 		t.Fatalf("second load: %+v; want b and %q, and neither coreutils.wasm fetched", r, filesWant)
-	}
-}
-
-// writeFileTools makes dir a tools folder (manifest.json, sha256.json)
-// holding the coreutils module at src with a files section in front
-// carrying /usr/share/e2e/hello.txt, as the C guests carry theirs.
-func writeFileTools(t *testing.T, src, dir string) {
-	t.Helper()
-	mod, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var z bytes.Buffer
-	zw := zip.NewWriter(&z)
-	w, err := zw.CreateHeader(&zip.FileHeader{Name: "usr/share/e2e/hello.txt", Method: zip.Store})
-	if err == nil {
-		_, err = w.Write([]byte("hello from the files section\n"))
-	}
-	if err == nil {
-		err = zw.Close()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	withFiles := append(binary.AppendCustom(bytes.Clone(mod[:8]), "wasmsand.files", z.Bytes()), mod[8:]...)
-	sum := sha256.Sum256(withFiles)
-	manifest, err := json.Marshal(map[string][]string{"coreutils.wasm": {"cat", "tr"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	digests, err := json.Marshal(map[string]string{"coreutils.wasm": hex.EncodeToString(sum[:])})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range map[string][]byte{"coreutils.wasm": withFiles, "manifest.json": manifest, "sha256.json": digests} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

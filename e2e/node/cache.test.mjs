@@ -105,45 +105,73 @@ test('a bad WASMSAND_CACHE_LIMIT is a clear error', () => {
   }
 });
 
-test('a tool whose digest the tools folder declares comes from the store without being read, with its files', (t) => {
+test('a tool whose digest the tools folder declares comes from the store without being read', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'wasmsand-cache-'));
   const tools = mkdtempSync(join(tmpdir(), 'wasmsand-tools-'));
   t.after(() => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(tools, { recursive: true, force: true });
   });
-  // A tools folder of the package's coreutils and gawk, with their
-  // digests. gawk carries files (its awk library, /usr/share/awk).
+  // A tools folder of the package's coreutils alone, with its digest.
   const src = new URL('tools/', pkg);
   const manifest = JSON.parse(readFileSync(new URL('manifest.json', src)));
   const digests = JSON.parse(readFileSync(new URL('sha256.json', src)));
-  const names = ['coreutils.wasm', 'gawk.wasm'];
-  for (const name of names) {
-    assert.match(digests[name], /^[0-9a-f]{64}$/);
-    copyFileSync(new URL(name, src), join(tools, name));
-  }
-  writeFileSync(join(tools, 'manifest.json'), JSON.stringify(Object.fromEntries(names.map((n) => [n, manifest[n]]))));
-  writeFileSync(join(tools, 'sha256.json'), JSON.stringify(Object.fromEntries(names.map((n) => [n, digests[n]]))));
-  const run = () => spawnSync(process.execPath, ['--input-type=module', '-e', `
-    const { Sandbox } = await import(${JSON.stringify(pkg)});
-    const sb = await Sandbox.create({ tools: process.env.TOOLS });
-    const r = await sb.run('echo a | tr a b; awk \\'@include "join"\\nBEGIN { a[1] = "x"; a[2] = "y"; print join(a, 1, 2, "-") }\\'');
-    sb.destroy();
-    process.stdout.write(r.stdout + r.stderr);`], {
-    env: { ...process.env, WASMSAND_CACHE_DIR: dir, TOOLS: tools },
-    timeout: 120e3,
-  }).stdout.toString();
+  assert.match(digests['coreutils.wasm'], /^[0-9a-f]{64}$/);
+  writeFileSync(join(tools, 'manifest.json'), JSON.stringify({ 'coreutils.wasm': manifest['coreutils.wasm'] }));
+  writeFileSync(join(tools, 'sha256.json'), JSON.stringify({ 'coreutils.wasm': digests['coreutils.wasm'] }));
+  copyFileSync(new URL('coreutils.wasm', src), join(tools, 'coreutils.wasm'));
+  const run = toolRunner(dir, tools, 'echo a | tr a b');
 
-  assert.equal(run(), 'b\nx-y\n');
-  const kept = readdirSync(dir);
-  for (const name of names) {
-    assert.ok(kept.includes(`${digests[name]}-toolinfo-v1.wasm`), `the store does not describe ${name}: ${kept}`);
-  }
-  assert.ok(kept.includes(`${digests['gawk.wasm']}-toolfiles-v1.wasm`), `the store does not keep gawk's files: ${kept}`);
-  // The modules are no longer tools: a process that read one would fail.
-  for (const name of names) writeFileSync(join(tools, name), 'not a module');
-  assert.equal(run(), 'b\nx-y\n', 'a tool was read, where its digest should have found it (and its files) in the store');
-  // Without the digests they are read, and fail.
+  assert.equal(run(), 'b\n');
+  assert.ok(readdirSync(dir).includes(`${digests['coreutils.wasm']}-toolinfo-v1.wasm`), `the store does not describe coreutils: ${readdirSync(dir)}`);
+  // The module is no longer coreutils: a process that read it would fail.
+  writeFileSync(join(tools, 'coreutils.wasm'), 'not a module');
+  assert.equal(run(), 'b\n', 'coreutils.wasm was read, where its digest should have found it in the store');
+  // Without the digest it is read, and fails.
   rmSync(join(tools, 'sha256.json'));
   assert.match(run(), /coreutils\.wasm.*not a WebAssembly module/);
 });
+
+test('a tool that carries files comes from the store by its digest with its files', (t) => {
+  // $WASMSAND_FILES_TOOLS: a tools folder whose coreutils carries
+  // /usr/share/e2e/hello.txt, as python3 carries its library (e2e.TestNode
+  // writes it with guesttest.WriteFilesTools).
+  const from = process.env.WASMSAND_FILES_TOOLS;
+  assert.ok(from, 'WASMSAND_FILES_TOOLS is not set (run through go test ./e2e -run TestNode)');
+  const dir = mkdtempSync(join(tmpdir(), 'wasmsand-cache-'));
+  const tools = mkdtempSync(join(tmpdir(), 'wasmsand-tools-'));
+  t.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(tools, { recursive: true, force: true });
+  });
+  for (const name of ['manifest.json', 'sha256.json', 'coreutils.wasm']) copyFileSync(join(from, name), join(tools, name));
+  const sum = JSON.parse(readFileSync(join(tools, 'sha256.json')))['coreutils.wasm'];
+  const run = toolRunner(dir, tools, 'echo a | tr a c; cat /usr/share/e2e/hello.txt');
+  const want = 'c\nhello from the files section\n';
+
+  assert.equal(run(), want);
+  const kept = readdirSync(dir);
+  for (const v of ['toolinfo-v1', 'toolfiles-v1']) {
+    assert.ok(kept.includes(`${sum}-${v}.wasm`), `the store has no ${v} entry for the tool: ${kept}`);
+  }
+  writeFileSync(join(tools, 'coreutils.wasm'), 'not a module');
+  assert.equal(run(), want, 'the tool was read, where its digest should have found it, and its files, in the store');
+  // A store that lost the files reads the tool (here: fails on it).
+  rmSync(join(dir, `${sum}-toolfiles-v1.wasm`));
+  assert.match(run(), /coreutils\.wasm.*not a WebAssembly module/);
+});
+
+// toolRunner returns a function that runs cmd in a new Node process, in a
+// sandbox on the tools folder tools with the module store dir, and returns
+// its output and errors.
+function toolRunner(dir, tools, cmd) {
+  return () => spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { Sandbox } = await import(${JSON.stringify(pkg)});
+    const sb = await Sandbox.create({ tools: process.env.TOOLS });
+    const r = await sb.run(process.env.CMD);
+    sb.destroy();
+    process.stdout.write(r.stdout + r.stderr);`], {
+    env: { ...process.env, WASMSAND_CACHE_DIR: dir, TOOLS: tools, CMD: cmd },
+    timeout: 120e3,
+  }).stdout.toString();
+}
