@@ -484,6 +484,75 @@ func TestMemoryRecycledWithData(t *testing.T) {
 	}
 }
 
+// TestMemoryRecycledLater checks a memory whose first zeroing is large
+// (more than syncZeroMax): it is zeroed after the closing task and only
+// then pooled, zeroed where the first instance wrote; its next zeroing,
+// over pages already in place, is immediate.
+func TestMemoryRecycledLater(t *testing.T) {
+	ctx := context.Background()
+	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
+		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	const pages = 96 // 6 MiB: more than syncZeroMax, and two slices
+	mod, err := e.Compile(ctx, memModule(binary.Limits{Min: pages, Max: pages, HasMax: true}).Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	far := uint64(pages<<16 - 8)
+	instantiate := func() wasm.Instance {
+		t.Helper()
+		inst, err := mod.Instantiate(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return inst
+	}
+	jsMem := func(inst wasm.Instance) js.Value { return inst.(*instance).mem.mem }
+	checkZero := func(inst wasm.Instance) {
+		t.Helper()
+		for addr, want := range map[uint64]byte{16: 'h', 200: 0, 3 << 20: 0, far: 0} {
+			if got, err := inst.Call(ctx, "peek", addr); err != nil || byte(got[0]) != want {
+				t.Errorf("peek(%d) = %v, %v; want %q", addr, got, err, want)
+			}
+		}
+	}
+
+	a := instantiate()
+	if !a.Memory().Write(200, []byte("dirty")) || !a.Memory().Write(3<<20, []byte("dirty")) || !a.Memory().Write(uint32(far), []byte("dirty")) {
+		t.Fatal("write failed")
+	}
+	memA := jsMem(a)
+	a.Close(ctx)
+	b := instantiate()
+	if jsMem(b).Equal(memA) {
+		t.Error("a memory was pooled before its first (large) zeroing was done")
+	}
+	checkZero(b)
+	memB := jsMem(b)
+	b.Close(ctx)
+	time.Sleep(100 * time.Millisecond) // the zeroing's tasks run
+	c := instantiate()
+	if !jsMem(c).Equal(memA) && !jsMem(c).Equal(memB) {
+		t.Fatal("no memory was recycled once zeroed")
+	}
+	checkZero(c)
+	if !c.Memory().Write(200, []byte("again")) || !c.Memory().Write(uint32(far), []byte("again")) {
+		t.Fatal("write failed")
+	}
+	memC := jsMem(c)
+	c.Close(ctx)
+	d := instantiate() // memC was zeroed before: pooled at once
+	defer d.Close(ctx)
+	if !jsMem(d).Equal(memC) {
+		t.Error("a memory zeroed before was not pooled at once")
+	}
+	checkZero(d)
+}
+
 // TestMemoryNotSharedAcrossModules checks that a memory recycled from one
 // module never reaches an instance of another with the same limits: what
 // the first wrote inside its own data segment would survive there.

@@ -512,8 +512,53 @@ const poolMaxBytes = 64 << 20, poolMaxEntries = 1 << 20, poolMaxPerModule = 4;
 
 function poolOf(mod) {
   let p = pools.get(mod);
-  if (!p) pools.set(mod, p = { mems: [], tables: [] });
+  if (!p) pools.set(mod, p = { mems: [], tables: [], pending: 0 });
   return p;
+}
+
+// zeroedBefore holds the memories recycle has zeroed once: their pages are
+// in place.
+const zeroedBefore = new WeakSet();
+const syncZeroMax = 1 << 20, zeroSlice = 4 << 20;
+
+// zeroBytes returns how many bytes the [start, end) pairs of ranges cover.
+function zeroBytes(ranges) {
+  let n = 0;
+  for (let k = 0; k < ranges.length; k += 2) n += ranges[k + 1] - ranges[k];
+  return n;
+}
+
+// zeroRanges zeroes the [start, end) pairs of ranges in u8 from pair k
+// on, until about budget bytes are written; it returns the pair to go on
+// from (ranges.length when done), having shortened a pair it left half
+// done.
+function zeroRanges(u8, ranges, k, budget) {
+  for (; k < ranges.length && budget > 0; k += 2) {
+    const end = Math.min(ranges[k + 1], ranges[k] + budget);
+    u8.fill(0, ranges[k], end);
+    budget -= end - ranges[k];
+    if (end < ranges[k + 1]) {
+      ranges[k] = end;
+      return k;
+    }
+  }
+  return k;
+}
+
+// zeroLater zeroes ranges of memory m, zeroSlice bytes a task, and then
+// calls done.
+function zeroLater(m, ranges, done) {
+  let k = 0;
+  const step = () => {
+    k = zeroRanges(new Uint8Array(m.buffer), ranges, k, zeroSlice);
+    if (k < ranges.length) {
+      setTimeout(step, 0);
+      return;
+    }
+    zeroedBefore.add(m);
+    done();
+  };
+  setTimeout(step, 0);
 }
 
 function takeMemory(pool, min, max) {
@@ -577,17 +622,37 @@ function clearer(table) {
 // the rest again when the next instance starts; all of a memory past that
 // size is zeroed. A table is cleared whole, which also lets the closed
 // instance's functions go.
+//
+// Zeroing writes every page of those ranges, and the first time a memory
+// is zeroed most of them may be pages the instance never touched, each a
+// page fault (about 3 ms a megabyte on a slow VM: 55 ms for python3's
+// 20 MB). So a memory's first zeroing, when it is larger than
+// syncZeroMax, is done after the current task, in slices of zeroSlice,
+// and the memory joins the pool once it is clean (counted in
+// pool.pending meanwhile): the instance's end, and the command's result,
+// do not wait for it. Later zeroings of the same memory write pages
+// already in place, at memset speed, and stay synchronous, so that a loop
+// of one small tool keeps finding its memory in the pool.
 function recycle(box) {
   const m = box.pooled, t = box.table;
   box.pooled = box.mem = box.table = null;
   const pool = poolOf(box.mod);
   const bytes = box.min * 65536, size = m ? m.buffer.byteLength : 0;
-  if (m && box.dirty && (size === bytes || box.ownSize && size > bytes && size - bytes <= poolMaxBytes / 4) && pooledBytes + size <= poolMaxBytes && pool.mems.length < poolMaxPerModule) {
-    const u8 = new Uint8Array(m.buffer), d = box.dirty;
-    for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
-    if (size > bytes) u8.fill(0, bytes, size);
-    pool.mems.push(m);
+  if (m && box.dirty && (size === bytes || box.ownSize && size > bytes && size - bytes <= poolMaxBytes / 4) && pooledBytes + size <= poolMaxBytes && pool.mems.length + pool.pending < poolMaxPerModule) {
+    const ranges = Array.from(box.dirty);
+    if (size > bytes) ranges.push(bytes, size);
     pooledBytes += size;
+    if (zeroedBefore.has(m) || zeroBytes(ranges) <= syncZeroMax) {
+      zeroRanges(new Uint8Array(m.buffer), ranges, 0, Infinity);
+      zeroedBefore.add(m);
+      pool.mems.push(m);
+    } else {
+      pool.pending++;
+      zeroLater(m, ranges, () => {
+        pool.pending--;
+        pool.mems.push(m);
+      });
+    }
   }
   if (t && t.table.length === box.tmin && pooledEntries + box.tmin <= poolMaxEntries && pool.tables.length < poolMaxPerModule) {
     t.clear ??= clearer(t.table);
