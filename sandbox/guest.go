@@ -209,7 +209,7 @@ func (s *Sandbox) runGuest(ctx context.Context, hc procIO, keyOf func() (moduleK
 		}
 	}
 	run.compiling.Add(-1)
-	if err == nil && len(entry.files) > 0 {
+	if err == nil && entry.files.size() > 0 {
 		err = s.placeToolFiles(key, entry.files) // e.g. Python's standard library
 	}
 	run.timer.resume()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 
 	"github.com/wasmsand/wasmsand/wasm"
 )
@@ -57,6 +58,18 @@ type DigestStore interface {
 	LoadModuleDigest(ctx context.Context, eng wasm.Engine, sum [sha256.Size]byte, variant string) (wasm.Module, bool)
 }
 
+// A DigestReaderStore is a DigestStore that can also give what it keeps
+// to be read where it lies rather than copied into the core whole: the
+// files a tool carries (python3's 22 MB library), of which the core then
+// copies only those that commands open.
+type DigestReaderStore interface {
+	DigestStore
+	// LoadDigestReader is LoadDigest as a reader of size bytes. The
+	// reader must stay valid for as long as it is referenced, whatever
+	// the store does afterwards.
+	LoadDigestReader(ctx context.Context, sum [sha256.Size]byte, variant string) (r io.ReaderAt, size int64, ok bool)
+}
+
 // ToolDigester may be implemented by the fs.FS of Options.Tools to declare
 // the SHA-256 of a tool module file without it being read (the npm
 // package's loaders declare what its build wrote in tools/sha256.json). A
@@ -85,16 +98,15 @@ const (
 // fromDigest returns the module kept in ds for the tool file whose
 // SHA-256 is sum, the files it carries (nil for none) and whether Go
 // built it, or false for a miss.
-func (c *moduleCache) fromDigest(ctx context.Context, ds DigestStore, eng wasm.Engine, sum [sha256.Size]byte, memPages uint32) (m wasm.Module, files []byte, goRuntime, ok bool) {
+func (c *moduleCache) fromDigest(ctx context.Context, ds DigestStore, eng wasm.Engine, sum [sha256.Size]byte, memPages uint32) (m wasm.Module, files *toolFiles, goRuntime, ok bool) {
 	info, ok := ds.LoadDigest(ctx, sum, toolInfoVariant)
 	if !ok || len(info) != 2 || info[0] != toolInfoVersion || info[1]&^(infoGoRuntime|infoFiles) != 0 {
 		return nil, nil, false, false
 	}
 	goRuntime = info[1]&infoGoRuntime != 0
 	if info[1]&infoFiles != 0 {
-		// The files first: they are the larger read, and a miss there
-		// spares compiling the module.
-		if files, ok = ds.LoadDigest(ctx, sum, toolFilesVariant); !ok {
+		// The files first: a miss there spares compiling the module.
+		if files, ok = loadFiles(ctx, ds, sum); !ok {
 			return nil, nil, false, false
 		}
 	}
@@ -118,6 +130,22 @@ func (c *moduleCache) fromDigest(ctx context.Context, ds DigestStore, eng wasm.E
 		return m, files, goRuntime, true
 	}
 	return nil, nil, false, false
+}
+
+// loadFiles returns the files kept for the tool file whose SHA-256 is sum:
+// read in place where ds can give them so.
+func loadFiles(ctx context.Context, ds DigestStore, sum [sha256.Size]byte) (*toolFiles, bool) {
+	if rs, ok := ds.(DigestReaderStore); ok {
+		if r, n, ok := rs.LoadDigestReader(ctx, sum, toolFilesVariant); ok {
+			return &toolFiles{r: r, n: n}, true
+		}
+		return nil, false
+	}
+	b, ok := ds.LoadDigest(ctx, sum, toolFilesVariant)
+	if !ok {
+		return nil, false
+	}
+	return filesOfBytes(b), true
 }
 
 // storeToolInfo keeps, for a tool file read in full (file) whose module

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -248,11 +249,43 @@ func (s *digestStore) LoadModuleDigest(ctx context.Context, eng wasm.Engine, sum
 	return compilePrepared(ctx, eng, b, ok)
 }
 
+// readerStore is a digestStore that gives entries to be read in place, as
+// the JavaScript hosts' stores do (DigestReaderStore).
+type readerStore struct{ *digestStore }
+
+func (s readerStore) LoadDigestReader(ctx context.Context, sum [sha256.Size]byte, variant string) (io.ReaderAt, int64, bool) {
+	b, ok := s.LoadDigest(ctx, sum, variant)
+	return bytes.NewReader(b), int64(len(b)), ok
+}
+
+// payloadOf returns the bytes of a module's files section as the cache
+// holds them.
+func payloadOf(t *testing.T, tf *toolFiles) string {
+	t.Helper()
+	if tf == nil {
+		return ""
+	}
+	if tf.b != nil {
+		return string(tf.b)
+	}
+	b := make([]byte, tf.n)
+	if _, err := tf.r.ReadAt(b, 0); err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // TestModuleStoreByDigest: a tool whose digest is declared is found in a
 // DigestStore without being read once a process has kept it, with the
-// files it carries; a wrong digest, or a store that has lost the files,
-// reads it as before.
+// files it carries (read in place from a DigestReaderStore); a wrong
+// digest, or a store that has lost the files, reads it as before.
 func TestModuleStoreByDigest(t *testing.T) {
+	for _, inPlace := range []bool{false, true} {
+		t.Run(fmt.Sprintf("inPlace=%v", inPlace), func(t *testing.T) { testModuleStoreByDigest(t, inPlace) })
+	}
+}
+
+func testModuleStoreByDigest(t *testing.T, inPlace bool) {
 	ctx := context.Background()
 	eng := newPreparingEngine(t)
 	plain := fortyTwo()
@@ -266,7 +299,11 @@ func TestModuleStoreByDigest(t *testing.T) {
 	// many times the file was read, and the files the module carries.
 	get := func(file []byte, sum [sha256.Size]byte) (reads int, files string) {
 		t.Helper()
-		c := &moduleCache{store: &digestStore{loadingStore: &loadingStore{mapStore: &mapStore{shared: shared}}}}
+		var store ModuleStore = &digestStore{loadingStore: &loadingStore{mapStore: &mapStore{shared: shared}}}
+		if inPlace {
+			store = readerStore{store.(*digestStore)}
+		}
+		c := &moduleCache{store: store}
 		key := moduleKey{name: "tool:t.wasm\x00id", memPages: 1, sum: sum, declared: true}
 		e, err := c.get(ctx, eng, key, func() ([]byte, error) { reads++; return file, nil }, instrument)
 		if err != nil {
@@ -276,7 +313,7 @@ func TestModuleStoreByDigest(t *testing.T) {
 		if e.goRuntime {
 			t.Error("a module not built by Go is taken for one")
 		}
-		return reads, string(e.files)
+		return reads, payloadOf(t, e.files)
 	}
 
 	sum := sha256.Sum256(plain)

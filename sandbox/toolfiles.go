@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
@@ -18,8 +20,10 @@ import (
 // off before the module is compiled, and the files are put into a
 // sandbox's filesystem the first time one of the module's commands runs
 // there: a sandbox that never runs Python never holds its library, and
-// the bytes are shared by every sandbox (vfs.WriteFileShared), never
-// copied. They do not count against the sandbox's disk quota.
+// the bytes are shared by every sandbox (vfs.SharedFile), never copied;
+// where a store keeps them (DigestReaderStore), the core copies only the
+// files commands open. They do not count against the sandbox's disk
+// quota.
 const toolFilesSection = "wasmsand.files"
 
 // splitToolFiles returns the module without a leading toolFilesSection
@@ -45,11 +49,71 @@ func splitToolFiles(bin []byte) (module, files []byte) {
 	return module, body[m+int(nameLen):]
 }
 
-// placeToolFiles puts the files that a module carries (payload, from
-// splitToolFiles) into the sandbox's filesystem, once per sandbox and
-// module (named by its cache key). Files that already exist are left as
-// they are.
-func (s *Sandbox) placeToolFiles(key moduleKey, payload []byte) error {
+// toolFiles is the payload of a module's files section (see
+// splitToolFiles), listed once per module and shared by every sandbox
+// that places it: bytes in the core's memory, or n bytes that r reads
+// where they lie (a DigestReaderStore's entry), file by file as commands
+// open them.
+type toolFiles struct {
+	b []byte
+	r io.ReaderAt
+	n int64
+
+	once  sync.Once
+	files []toolFile
+	total int64 // bytes of the files
+	err   error
+}
+
+// toolFile is a file or directory a module carries.
+type toolFile struct {
+	name string
+	sf   *vfs.SharedFile // nil for a directory
+}
+
+func filesOfBytes(b []byte) *toolFiles { return &toolFiles{b: b, n: int64(len(b))} }
+
+// size returns the payload's size in bytes.
+func (tf *toolFiles) size() int64 {
+	if tf == nil {
+		return 0
+	}
+	return tf.n
+}
+
+// list returns the files, reading the payload's directory the first time.
+func (tf *toolFiles) list() ([]toolFile, int64, error) {
+	tf.once.Do(func() {
+		r := tf.r
+		if tf.b != nil {
+			r = bytes.NewReader(tf.b)
+		}
+		entries, err := readStoredZip(r, tf.n)
+		if err != nil {
+			tf.err = err
+			return
+		}
+		for _, e := range entries {
+			name := path.Clean("/" + e.name)
+			if strings.HasSuffix(e.name, "/") {
+				tf.files = append(tf.files, toolFile{name: name})
+				continue
+			}
+			sf := vfs.NewSharedFile(tf.r, e.off, e.size)
+			if tf.b != nil {
+				sf = vfs.SharedBytes(tf.b[e.off : e.off+e.size])
+			}
+			tf.files = append(tf.files, toolFile{name: name, sf: sf})
+			tf.total += e.size
+		}
+	})
+	return tf.files, tf.total, tf.err
+}
+
+// placeToolFiles puts the files that a module carries into the sandbox's
+// filesystem, once per sandbox and module (named by its cache key). Files
+// that already exist are left as they are.
+func (s *Sandbox) placeToolFiles(key moduleKey, tf *toolFiles) error {
 	module := key.name
 	ts := s.tools
 	ts.mu.Lock()
@@ -58,37 +122,21 @@ func (s *Sandbox) placeToolFiles(key moduleKey, payload []byte) error {
 		return nil
 	}
 	file := moduleName(key)
-	entries, err := readStoredZip(payload)
+	files, total, err := tf.list()
 	if err != nil {
 		return fmt.Errorf("files of %s: %w", file, err)
 	}
-	type item struct {
-		name string
-		data []byte
-		dir  bool
-	}
-	var items []item
-	var total int64
-	for _, e := range entries {
-		name := path.Clean("/" + e.name)
-		if strings.HasSuffix(e.name, "/") {
-			items = append(items, item{name: name, dir: true})
-			continue
-		}
-		items = append(items, item{name: name, data: e.data})
-		total += int64(len(e.data))
-	}
 	// The files are the sandbox's, not the user's: make room for them.
 	maxBytes, maxInodes := s.fs.Limits()
-	s.fs.SetLimits(maxBytes+total, maxInodes+2*len(items))
-	for _, it := range items {
-		if _, err := s.fs.Stat(vfs.RootIno, it.name, false); err == nil {
+	s.fs.SetLimits(maxBytes+total, maxInodes+2*len(files))
+	for _, f := range files {
+		if _, err := s.fs.Stat(vfs.RootIno, f.name, false); err == nil {
 			continue
 		}
-		if it.dir {
-			err = s.fs.MkdirAll(it.name, 0o755)
-		} else if err = s.fs.MkdirAll(path.Dir(it.name), 0o755); err == nil {
-			err = s.fs.WriteFileShared(it.name, it.data, 0o644)
+		if f.sf == nil {
+			err = s.fs.MkdirAll(f.name, 0o755)
+		} else if err = s.fs.MkdirAll(path.Dir(f.name), 0o755); err == nil {
+			err = s.fs.WriteSharedFile(f.name, f.sf, 0o644)
 		}
 		if err != nil {
 			return fmt.Errorf("placing the files of %s: %w", file, err)
@@ -98,23 +146,24 @@ func (s *Sandbox) placeToolFiles(key moduleKey, payload []byte) error {
 	return nil
 }
 
-// zipEntry is one entry of a stored zip: its name and a slice of the
-// archive holding its bytes.
+// zipEntry is one entry of a stored zip: its name and where its bytes
+// lie in the archive.
 type zipEntry struct {
-	name string
-	data []byte
+	name      string
+	off, size int64
 }
 
 var errZip = errors.New("not a stored zip archive")
 
-// readStoredZip lists the entries of the zip archive b, whose entries must
-// all be stored (uncompressed), as the build writes them: their bytes are
-// slices of b, shared rather than copied. It reads the central directory
-// (with its ZIP64 forms) and each entry's local header, checking every
-// offset against b, and does not check CRCs. Reading stored entries takes
-// this much alone; archive/zip and compress/flate would add about 160 KB
-// to the js/wasm core for what the build never writes.
-func readStoredZip(b []byte) ([]zipEntry, error) {
+// readStoredZip lists the entries of the zip archive of n bytes that r
+// reads, whose entries must all be stored (uncompressed), as the build
+// writes them, so that an entry's bytes can be read, or sliced, where
+// they lie. It reads the central directory (with its ZIP64 forms) and
+// each entry's local header, checking every offset against n, and does
+// not check CRCs. Reading stored entries takes this much alone;
+// archive/zip and compress/flate would add about 160 KB to the js/wasm
+// core for what the build never writes.
+func readStoredZip(r io.ReaderAt, n int64) ([]zipEntry, error) {
 	const (
 		eocdLen   = 22
 		loc64Len  = 20
@@ -122,10 +171,20 @@ func readStoredZip(b []byte) ([]zipEntry, error) {
 		cdhLen    = 46
 		lfhLen    = 30
 	)
-	// The end of central directory record ends b, but for a comment.
+	size := uint64(n)
+	if n < eocdLen {
+		return nil, errZip
+	}
+	// The end of central directory record ends the archive, but for a
+	// comment.
+	tailOff := uint64(max(n-eocdLen-0xffff, 0))
+	tail, err := readZipAt(r, tailOff, size-tailOff)
+	if err != nil {
+		return nil, err
+	}
 	end := -1
-	for i := len(b) - eocdLen; i >= 0 && i >= len(b)-eocdLen-0xffff; i-- {
-		if binary.LittleEndian.Uint32(b[i:]) == 0x06054b50 && i+eocdLen+int(binary.LittleEndian.Uint16(b[i+20:])) == len(b) {
+	for i := len(tail) - eocdLen; i >= 0; i-- {
+		if binary.LittleEndian.Uint32(tail[i:]) == 0x06054b50 && i+eocdLen+int(binary.LittleEndian.Uint16(tail[i+20:])) == len(tail) {
 			end = i
 			break
 		}
@@ -133,27 +192,39 @@ func readStoredZip(b []byte) ([]zipEntry, error) {
 	if end < 0 {
 		return nil, errZip
 	}
-	count := uint64(binary.LittleEndian.Uint16(b[end+10:]))
-	size := uint64(binary.LittleEndian.Uint32(b[end+12:]))
-	off := uint64(binary.LittleEndian.Uint32(b[end+16:]))
-	if count == 0xffff || size == 0xffffffff || off == 0xffffffff {
+	count := uint64(binary.LittleEndian.Uint16(tail[end+10:]))
+	cdSize := uint64(binary.LittleEndian.Uint32(tail[end+12:]))
+	off := uint64(binary.LittleEndian.Uint32(tail[end+16:]))
+	if count == 0xffff || cdSize == 0xffffffff || off == 0xffffffff {
 		// ZIP64: a locator before the record gives the ZIP64 record.
-		l := end - loc64Len
-		if l < 0 || binary.LittleEndian.Uint32(b[l:]) != 0x07064b50 {
+		l := tailOff + uint64(end)
+		if l < loc64Len {
 			return nil, errZip
 		}
-		r := binary.LittleEndian.Uint64(b[l+8:])
-		if r > uint64(l) || uint64(l)-r < eocd64Len || binary.LittleEndian.Uint32(b[r:]) != 0x06064b50 {
+		l -= loc64Len
+		loc, err := readZipAt(r, l, loc64Len)
+		if err != nil || binary.LittleEndian.Uint32(loc) != 0x07064b50 {
 			return nil, errZip
 		}
-		count = binary.LittleEndian.Uint64(b[r+32:])
-		size = binary.LittleEndian.Uint64(b[r+40:])
-		off = binary.LittleEndian.Uint64(b[r+48:])
+		at := binary.LittleEndian.Uint64(loc[8:])
+		if at > l || l-at < eocd64Len {
+			return nil, errZip
+		}
+		rec, err := readZipAt(r, at, eocd64Len)
+		if err != nil || binary.LittleEndian.Uint32(rec) != 0x06064b50 {
+			return nil, errZip
+		}
+		count = binary.LittleEndian.Uint64(rec[32:])
+		cdSize = binary.LittleEndian.Uint64(rec[40:])
+		off = binary.LittleEndian.Uint64(rec[48:])
 	}
-	if off > uint64(len(b)) || size > uint64(len(b))-off || count > size/cdhLen {
+	if off > size || cdSize > size-off || count > cdSize/cdhLen {
 		return nil, errZip
 	}
-	cd := b[off : off+size]
+	cd, err := readZipAt(r, off, cdSize)
+	if err != nil {
+		return nil, err
+	}
 	entries := make([]zipEntry, 0, count)
 	for range count {
 		if len(cd) < cdhLen || binary.LittleEndian.Uint32(cd) != 0x02014b50 {
@@ -194,14 +265,31 @@ func readStoredZip(b []byte) ([]zipEntry, error) {
 		if method != 0 || csize != usize {
 			return nil, fmt.Errorf("%s: compressed (method %d); the files must be stored", name, method)
 		}
-		if local > uint64(len(b)) || uint64(len(b))-local < lfhLen || binary.LittleEndian.Uint32(b[local:]) != 0x04034b50 {
+		if local > size || size-local < lfhLen {
 			return nil, fmt.Errorf("%s: %w", name, errZip)
 		}
-		start := local + lfhLen + uint64(binary.LittleEndian.Uint16(b[local+26:])) + uint64(binary.LittleEndian.Uint16(b[local+28:]))
-		if start > uint64(len(b)) || usize > uint64(len(b))-start {
+		lfh, err := readZipAt(r, local, lfhLen)
+		if err != nil || binary.LittleEndian.Uint32(lfh) != 0x04034b50 {
 			return nil, fmt.Errorf("%s: %w", name, errZip)
 		}
-		entries = append(entries, zipEntry{name: name, data: b[start : start+usize : start+usize]})
+		start := local + lfhLen + uint64(binary.LittleEndian.Uint16(lfh[26:])) + uint64(binary.LittleEndian.Uint16(lfh[28:]))
+		if start > size || usize > size-start {
+			return nil, fmt.Errorf("%s: %w", name, errZip)
+		}
+		entries = append(entries, zipEntry{name: name, off: int64(start), size: int64(usize)})
 	}
 	return entries, nil
+}
+
+// readZipAt reads the n bytes at off of an archive that readStoredZip
+// has checked to hold them.
+func readZipAt(r io.ReaderAt, off, n uint64) ([]byte, error) {
+	b := make([]byte, n)
+	if k, err := r.ReadAt(b, int64(off)); k < len(b) {
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("%w: %w", errZip, err)
+	}
+	return b, nil
 }

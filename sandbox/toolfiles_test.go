@@ -3,10 +3,13 @@ package sandbox
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
 // storedZip writes files (names ending in "/" are directories) as a zip
@@ -33,10 +36,15 @@ func storedZip(t testing.TB, m uint16, comment string, files ...string) []byte {
 	return buf.Bytes()
 }
 
+// readZipBytes is readStoredZip of the archive b.
+func readZipBytes(b []byte) ([]zipEntry, error) {
+	return readStoredZip(bytes.NewReader(b), int64(len(b)))
+}
+
 // checkAgainstArchiveZip compares readStoredZip with archive/zip on b.
 func checkAgainstArchiveZip(t *testing.T, b []byte) {
 	t.Helper()
-	got, err := readStoredZip(b)
+	got, err := readZipBytes(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +65,8 @@ func checkAgainstArchiveZip(t *testing.T, b []byte) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got[i].name != f.Name || !bytes.Equal(got[i].data, want) {
-			t.Fatalf("entry %d: %q %q, want %q %q", i, got[i].name, got[i].data, f.Name, want)
+		if data := b[got[i].off : got[i].off+got[i].size]; got[i].name != f.Name || !bytes.Equal(data, want) {
+			t.Fatalf("entry %d: %q %q, want %q %q", i, got[i].name, data, f.Name, want)
 		}
 	}
 }
@@ -87,7 +95,7 @@ func TestReadStoredZip64(t *testing.T) {
 }
 
 func TestReadStoredZipCompressed(t *testing.T) {
-	_, err := readStoredZip(storedZip(t, zip.Deflate, "", "a/b.py"))
+	_, err := readZipBytes(storedZip(t, zip.Deflate, "", "a/b.py"))
 	if err == nil || !strings.Contains(err.Error(), "a/b.py: compressed") {
 		t.Fatalf("err = %v, want a/b.py: compressed", err)
 	}
@@ -98,7 +106,7 @@ func TestReadStoredZipCompressed(t *testing.T) {
 func TestReadStoredZipDamaged(t *testing.T) {
 	b := storedZip(t, zip.Store, "", "usr/", "usr/lib/a.py", "b", "c/d/e")
 	for n := range len(b) {
-		if _, err := readStoredZip(b[:n]); err == nil {
+		if _, err := readZipBytes(b[:n]); err == nil {
 			t.Fatalf("a %d-byte prefix of %d bytes read without error", n, len(b))
 		}
 	}
@@ -106,10 +114,10 @@ func TestReadStoredZipDamaged(t *testing.T) {
 		for _, x := range []byte{0x01, 0x80, 0xff} {
 			c := bytes.Clone(b)
 			c[i] ^= x
-			readStoredZip(c)
+			readZipBytes(c)
 		}
 	}
-	if _, err := readStoredZip(nil); err == nil {
+	if _, err := readZipBytes(nil); err == nil {
 		t.Fatal("an empty payload read without error")
 	}
 }
@@ -128,7 +136,7 @@ func FuzzReadStoredZip(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, err := readStoredZip(b)
+		got, err := readZipBytes(b)
 		if err != nil {
 			return
 		}
@@ -146,9 +154,87 @@ func FuzzReadStoredZip(f *testing.F) {
 			if err != nil {
 				return
 			}
-			if got[i].name != zf.Name || !bytes.Equal(got[i].data, want) {
-				t.Fatalf("entry %d: %q %q, archive/zip reads %q %q", i, got[i].name, got[i].data, zf.Name, want)
+			if data := b[got[i].off : got[i].off+got[i].size]; got[i].name != zf.Name || !bytes.Equal(data, want) {
+				t.Fatalf("entry %d: %q %q, archive/zip reads %q %q", i, got[i].name, data, zf.Name, want)
 			}
 		}
 	})
+}
+
+// countingReaderAt is an io.ReaderAt over b that counts the bytes read.
+type countingReaderAt struct {
+	b    []byte
+	read int
+}
+
+func (r *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off > int64(len(r.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b[off:])
+	r.read += n
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// TestPlaceToolFilesInPlace: files read where they lie (a
+// DigestReaderStore's entry) are placed in every sandbox without their
+// bytes being read, and a file's bytes are read once, when a sandbox
+// first reads it, for all of them.
+func TestPlaceToolFilesInPlace(t *testing.T) {
+	// Files larger than the tail readStoredZip reads for the end record.
+	files := map[string]string{
+		"usr/lib/a.py":  strings.Repeat("print('a')\n", 20000),
+		"usr/lib/bb.py": strings.Repeat("print('bb')\n", 30000),
+		"b":             "b\n",
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range []string{"usr/", "usr/lib/", "usr/lib/a.py", "usr/lib/bb.py", "b"} {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+		if err == nil {
+			_, err = io.WriteString(w, files[name])
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zb := buf.Bytes()
+	r := &countingReaderAt{b: zb}
+	tf := &toolFiles{r: r, n: int64(len(zb))}
+	key := moduleKey{name: "tool:t.wasm\x00id"}
+	var sbs []*Sandbox
+	for range 2 {
+		sb, err := New(context.Background(), Options{ToolsDir: t.TempDir(), Platform: newWazeroPlatform()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sb.Close()
+		if err := sb.placeToolFiles(key, tf); err != nil {
+			t.Fatal(err)
+		}
+		sbs = append(sbs, sb)
+	}
+	headers := r.read
+	if headers > len(zb)-len(files["usr/lib/a.py"])-len(files["usr/lib/bb.py"])+70000 {
+		t.Fatalf("placing read %d bytes of a %d-byte archive: more than its directory and tail", headers, len(zb))
+	}
+	want := files["usr/lib/a.py"]
+	for _, sb := range sbs {
+		got, err := sb.ReadFile("/usr/lib/a.py")
+		if err != nil || string(got) != want {
+			t.Fatalf("a.py: %d bytes, %v", len(got), err)
+		}
+		if st, err := sb.fs.Stat(vfs.RootIno, "/usr/lib/bb.py", false); err != nil || st.Size != int64(len(files["usr/lib/bb.py"])) {
+			t.Fatalf("bb.py: %+v, %v", st, err)
+		}
+	}
+	if got := r.read - headers; got != len(want) {
+		t.Errorf("reading a.py in two sandboxes read %d bytes of the archive, want %d (once)", got, len(want))
+	}
 }

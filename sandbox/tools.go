@@ -352,7 +352,7 @@ func bytesKey(bin []byte, memPages uint32) moduleKey {
 type moduleEntry struct {
 	once  sync.Once
 	mod   wasm.Module
-	files []byte // the files the module carries (toolfiles.go), shared by every sandbox
+	files *toolFiles // the files the module carries (toolfiles.go), shared by every sandbox; nil for none
 	// goRuntime is set for a module built by Go, whose runtime reports
 	// running out of memory as a crash (see oomWatch).
 	goRuntime bool
@@ -385,7 +385,9 @@ func (c *moduleCache) get(ctx context.Context, eng wasm.Engine, key moduleKey, b
 			return
 		}
 		raw, files := splitToolFiles(file)
-		e.files = files
+		if files != nil {
+			e.files = filesOfBytes(files)
+		}
 		e.goRuntime = builtByGo(raw)
 		// The store keeps a module under the module's own bytes, so that a
 		// tool rebuilt with other files still finds it; but a tool found by

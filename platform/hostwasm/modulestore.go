@@ -6,6 +6,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io"
 	"runtime"
 	"syscall/js"
 
@@ -17,7 +19,7 @@ import (
 //	load(raw: Uint8Array, variant: string) → Promise<Uint8Array | null>
 //	store(raw: Uint8Array, variant: string, bytes: Uint8Array) → Promise
 //
-// and optionally, for sandbox.DigestStore,
+// and optionally, for sandbox.DigestStore (and DigestReaderStore),
 //
 //	loadDigest(sha256: string, variant: string) → Promise<Uint8Array | null>
 //
@@ -67,24 +69,81 @@ func (s jsModuleStore) byDigest(sum [sha256.Size]byte, variant string) (call fun
 
 // bytes copies into Go the bytes that call's Promise resolves to.
 func (s jsModuleStore) bytes(call func() js.Value) (b []byte, ok bool) {
+	u, ok := s.array(call)
+	if !ok {
+		return nil, false
+	}
+	defer func() {
+		if recover() != nil {
+			b, ok = nil, false
+		}
+	}()
+	b = make([]byte, u.Length())
+	js.CopyBytesToGo(b, u)
+	return b, true
+}
+
+// array returns the Uint8Array that call's Promise resolves to (or a view
+// of its ArrayBuffer).
+func (s jsModuleStore) array(call func() js.Value) (u js.Value, ok bool) {
 	defer func() {
 		if recover() != nil { // load threw
-			b, ok = nil, false
+			u, ok = js.Undefined(), false
 		}
 	}()
 	v, err := await(jsPromise.Call("resolve", call()))
 	if err != nil {
-		return nil, false
+		return js.Undefined(), false
 	}
 	if v.InstanceOf(jsArrayBuffer) {
 		v = jsUint8Array.New(v)
 	}
 	if !v.InstanceOf(jsUint8Array) {
-		return nil, false
+		return js.Undefined(), false
 	}
-	b = make([]byte, v.Length())
-	js.CopyBytesToGo(b, v)
-	return b, true
+	return v, true
+}
+
+// LoadDigestReader implements sandbox.DigestReaderStore with the object's
+// loadDigest: the bytes stay in JavaScript, and the reader copies into Go
+// only what is read (python3's library is 22 MB, of which a first run
+// reads a megabyte or two).
+func (s jsModuleStore) LoadDigestReader(_ context.Context, sum [sha256.Size]byte, variant string) (io.ReaderAt, int64, bool) {
+	call, ok := s.byDigest(sum, variant)
+	if !ok {
+		return nil, 0, false
+	}
+	u, ok := s.array(call)
+	if !ok {
+		return nil, 0, false
+	}
+	r := jsArrayReader{u: u, n: int64(u.Length())}
+	return r, r.n, true
+}
+
+// jsArrayReader reads a JavaScript Uint8Array of n bytes in place.
+type jsArrayReader struct {
+	u js.Value
+	n int64
+}
+
+var errJSRead = errors.New("hostwasm: reading bytes kept in JavaScript failed")
+
+func (b jsArrayReader) ReadAt(p []byte, off int64) (n int, err error) {
+	if off < 0 || off > b.n {
+		return 0, io.EOF
+	}
+	end := min(off+int64(len(p)), b.n)
+	defer func() {
+		if recover() != nil {
+			n, err = 0, errJSRead
+		}
+	}()
+	n = js.CopyBytesToGo(p[:end-off], b.u.Call("subarray", off, end))
+	if n < len(p) {
+		err = io.EOF
+	}
+	return n, err
 }
 
 // LoadModule compiles the prepared module the store keeps for raw and

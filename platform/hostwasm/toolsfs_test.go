@@ -3,6 +3,9 @@
 package hostwasm
 
 import (
+	"context"
+	"encoding/hex"
+	"io"
 	"syscall/js"
 	"testing"
 
@@ -10,9 +13,10 @@ import (
 )
 
 var (
-	_ sandbox.ToolIdentifier = (*toolsFS)(nil)
-	_ sandbox.ToolDigester   = (*toolsFS)(nil)
-	_ sandbox.DigestStore    = jsModuleStore{}
+	_ sandbox.ToolIdentifier    = (*toolsFS)(nil)
+	_ sandbox.ToolDigester      = (*toolsFS)(nil)
+	_ sandbox.DigestStore       = jsModuleStore{}
+	_ sandbox.DigestReaderStore = jsModuleStore{}
 )
 
 func jsBytes(s string) js.Value {
@@ -131,5 +135,45 @@ func TestToolIDOfNamedLoader(t *testing.T) {
 	before := calls
 	if id, err := c.ToolID("t.wasm"); err != nil || id == "" || calls != before+1 {
 		t.Errorf("ToolID of a loader whose id throws = %q, %v after %d calls; want it named by its bytes", id, err, calls-before)
+	}
+}
+
+// TestLoadDigestReader checks that a store's entry read in place gives the
+// bytes asked for, EOF at its end, and misses for a missing entry or a
+// store without loadDigest.
+func TestLoadDigestReader(t *testing.T) {
+	ctx := context.Background()
+	var sum [32]byte
+	sum[0] = 0xab
+	want := hex.EncodeToString(sum[:])
+	loadDigest := js.FuncOf(func(this js.Value, args []js.Value) any {
+		if args[0].String() != want || args[1].String() != "files" {
+			return jsPromise.Call("resolve", js.Null())
+		}
+		return jsPromise.Call("resolve", jsBytes("0123456789"))
+	})
+	defer loadDigest.Release()
+	obj := js.Global().Get("Object").New()
+	obj.Set("loadDigest", loadDigest)
+	st := jsModuleStore{obj}
+	r, n, ok := st.LoadDigestReader(ctx, sum, "files")
+	if !ok || n != 10 {
+		t.Fatalf("LoadDigestReader = %v, %d, %v; want a reader of 10 bytes", r, n, ok)
+	}
+	p := make([]byte, 4)
+	if k, err := r.ReadAt(p, 3); k != 4 || err != nil || string(p) != "3456" {
+		t.Errorf("ReadAt(4 at 3) = %d, %v, %q", k, err, p)
+	}
+	if k, err := r.ReadAt(p, 8); k != 2 || err != io.EOF || string(p[:2]) != "89" {
+		t.Errorf("ReadAt(4 at 8) = %d, %v, %q; want 2, EOF, 89", k, err, p[:2])
+	}
+	if k, err := r.ReadAt(p, 11); k != 0 || err != io.EOF {
+		t.Errorf("ReadAt past the end = %d, %v; want 0, EOF", k, err)
+	}
+	if _, _, ok := st.LoadDigestReader(ctx, sum, "other"); ok {
+		t.Error("a missing entry was found")
+	}
+	if _, _, ok := (jsModuleStore{js.Global().Get("Object").New()}).LoadDigestReader(ctx, sum, "files"); ok {
+		t.Error("a store without loadDigest found an entry")
 	}
 }

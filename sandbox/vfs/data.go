@@ -14,6 +14,30 @@ const chunkSize = 64 << 10
 type chunk struct {
 	gen  uint64
 	data []byte // len <= chunkSize; bytes in [len, chunkSize) are zeros
+	// src, if set, holds the chunk's bytes instead of data: chunk at of
+	// a file WriteSharedFile placed. Such chunks have gen 0, so no FS
+	// writes them in place.
+	src *SharedFile
+	at  int
+}
+
+// bytes returns the chunk's data (for a chunk of a SharedFile, reading
+// the file first if no FS has yet).
+func (c *chunk) bytes() []byte {
+	if c.src == nil {
+		return c.data
+	}
+	d := c.src.bytes()
+	lo := min(c.at*chunkSize, len(d))
+	return d[lo:min(lo+chunkSize, len(d))]
+}
+
+// length returns len(c.bytes()) without reading a SharedFile.
+func (c *chunk) length() int {
+	if c.src == nil {
+		return len(c.data)
+	}
+	return int(min(max(c.src.size-int64(c.at)*chunkSize, 0), chunkSize))
 }
 
 // readData copies file bytes at off into p and returns the count, which is
@@ -32,7 +56,7 @@ func (n *inode) readData(p []byte, off int64) int {
 		k := min(len(p), chunkSize-co)
 		var data []byte
 		if ci < int64(len(n.chunks)) && n.chunks[ci] != nil {
-			data = n.chunks[ci].data
+			data = n.chunks[ci].bytes()
 		}
 		m := 0
 		if co < len(data) {
@@ -86,9 +110,10 @@ func (f *FS) ownChunk(n *inode, ci, length int) *chunk {
 		n.chunks[ci] = c
 		return c
 	case c.gen != f.gen:
-		// Shared with a clone: copy it.
-		nc := &chunk{gen: f.gen, data: make([]byte, max(length, len(c.data)), chunkCap(max(length, len(c.data)), 0))}
-		copy(nc.data, c.data)
+		// Shared with a clone, or among every FS: copy it.
+		old := c.bytes()
+		nc := &chunk{gen: f.gen, data: make([]byte, max(length, len(old)), chunkCap(max(length, len(old)), 0))}
+		copy(nc.data, old)
 		n.chunks[ci] = nc
 		return nc
 	}
@@ -125,12 +150,12 @@ func (f *FS) truncateData(n *inode, size int64) {
 		}
 		if co := int(size % chunkSize); co != 0 && keep > 0 && keep <= len(n.chunks) {
 			ci := keep - 1
-			if c := n.chunks[ci]; c != nil && len(c.data) > co {
+			if c := n.chunks[ci]; c != nil && c.length() > co {
 				if c.gen == f.gen {
 					c.data = c.data[:co]
 				} else {
 					nd := make([]byte, co)
-					copy(nd, c.data)
+					copy(nd, c.bytes())
 					n.chunks[ci] = &chunk{gen: f.gen, data: nd}
 				}
 			}

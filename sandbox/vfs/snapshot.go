@@ -54,13 +54,14 @@ type SnapshotOptions struct {
 	// bytes; when it returns a key, the file is written as that key, and
 	// DecodeSnapshot's expand must turn the key back into the same bytes.
 	Abbrev func(data []byte) (key string, ok bool)
-	// OmitShared leaves out the regular files that WriteFileShared made
-	// and nothing has changed since (with a single link): their bytes
-	// belong to whoever shared them, who can place them again.
+	// OmitShared leaves out the regular files that WriteSharedFile (or
+	// WriteFileShared) made and nothing has changed since (with a single
+	// link): their bytes belong to whoever shared them, who can place them
+	// again.
 	OmitShared bool
 }
 
-// untouchedShared reports whether n is a file WriteFileShared made that
+// untouchedShared reports whether n is a file WriteSharedFile made that
 // nothing has written since, with one name.
 func untouchedShared(n *inode) bool {
 	if n.typ != TypeRegular || n.nlink != 1 || n.size == 0 || int64(len(n.chunks)) != (n.size+chunkSize-1)/chunkSize {
@@ -93,7 +94,7 @@ func (f *FS) AppendSnapshot(b []byte, opts *SnapshotOptions) []byte {
 			inos = append(inos, ino)
 			for _, c := range n.chunks {
 				if c != nil {
-					data += len(c.data)
+					data += c.length()
 				}
 			}
 			data += len(n.target)
@@ -138,7 +139,7 @@ func (f *FS) AppendSnapshot(b []byte, opts *SnapshotOptions) []byte {
 			for ci := int64(0); ci*chunkSize < n.size; ci++ {
 				var data []byte
 				if ci < int64(len(n.chunks)) && n.chunks[ci] != nil {
-					data = n.chunks[ci].data
+					data = n.chunks[ci].bytes()
 					if end := n.size - ci*chunkSize; int64(len(data)) > end {
 						data = data[:end]
 					}
