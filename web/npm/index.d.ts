@@ -598,7 +598,9 @@ export interface ModuleStore {
    * load for the raw module whose SHA-256 is sha256 (lowercase hex): with
    * it, a tool whose loader carries its digest (a `sha256` property, as the
    * package's loaders do from tools/sha256.json) is found in the store
-   * without being read.
+   * without being read. The files a tool carries (python3's library) are
+   * read from the returned array as commands open them, for as long as the
+   * core runs: return an array the store never writes to again.
    */
   loadDigest?(sha256: string, variant: string): Promise<Uint8Array | null>;
 }
