@@ -639,14 +639,17 @@ function recycle(box) {
   const pool = poolOf(box.mod);
   const bytes = box.min * 65536, size = m ? m.buffer.byteLength : 0;
   if (m && box.dirty && (size === bytes || box.ownSize && size > bytes && size - bytes <= poolMaxBytes / 4) && pooledBytes + size <= poolMaxBytes && pool.mems.length + pool.pending < poolMaxPerModule) {
-    const ranges = Array.from(box.dirty);
-    if (size > bytes) ranges.push(bytes, size);
+    const d = box.dirty;
     pooledBytes += size;
-    if (zeroedBefore.has(m) || zeroBytes(ranges) <= syncZeroMax) {
-      zeroRanges(new Uint8Array(m.buffer), ranges, 0, Infinity);
+    if (zeroedBefore.has(m) || zeroBytes(d) + (size - bytes) <= syncZeroMax) {
+      const u8 = new Uint8Array(m.buffer);
+      for (let k = 0; k < d.length; k += 2) u8.fill(0, d[k], d[k + 1]);
+      if (size > bytes) u8.fill(0, bytes, size);
       zeroedBefore.add(m);
       pool.mems.push(m);
     } else {
+      const ranges = Array.from(d);
+      if (size > bytes) ranges.push(bytes, size);
       pool.pending++;
       zeroLater(m, ranges, () => {
         pool.pending--;
