@@ -133,19 +133,28 @@ func (c *moduleCache) fromDigest(ctx context.Context, ds DigestStore, eng wasm.E
 }
 
 // loadFiles returns the files kept for the tool file whose SHA-256 is sum:
-// read in place where ds can give them so.
+// read in place where ds can give them so. Kept files whose directory does
+// not read (a damaged entry) are a miss: the tool is then read, and its
+// files kept again over them.
 func loadFiles(ctx context.Context, ds DigestStore, sum [sha256.Size]byte) (*toolFiles, bool) {
+	var tf *toolFiles
 	if rs, ok := ds.(DigestReaderStore); ok {
-		if r, n, ok := rs.LoadDigestReader(ctx, sum, toolFilesVariant); ok {
-			return &toolFiles{r: r, n: n}, true
+		r, n, ok := rs.LoadDigestReader(ctx, sum, toolFilesVariant)
+		if !ok {
+			return nil, false
 		}
+		tf = &toolFiles{r: r, n: n}
+	} else {
+		b, ok := ds.LoadDigest(ctx, sum, toolFilesVariant)
+		if !ok {
+			return nil, false
+		}
+		tf = filesOfBytes(b)
+	}
+	if _, _, err := tf.list(); err != nil {
 		return nil, false
 	}
-	b, ok := ds.LoadDigest(ctx, sum, toolFilesVariant)
-	if !ok {
-		return nil, false
-	}
-	return filesOfBytes(b), true
+	return tf, true
 }
 
 // storeToolInfo keeps, for a tool file read in full (file) whose module

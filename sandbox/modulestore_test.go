@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -290,7 +291,8 @@ func testModuleStoreByDigest(t *testing.T, inPlace bool) {
 	eng := newPreparingEngine(t)
 	plain := fortyTwo()
 	// withFiles carries files as python3.wasm does.
-	withFiles := append(binary.AppendCustom(bytes.Clone(plain[:8]), toolFilesSection, []byte("PK")), plain[8:]...)
+	zb := storedZip(t, zip.Store, "", "usr/", "usr/lib/a.py")
+	withFiles := append(binary.AppendCustom(bytes.Clone(plain[:8]), toolFilesSection, zb), plain[8:]...)
 	instrument := func(b []byte) ([]byte, error) { return b, nil }
 	shared := &sharedModules{m: map[string][]byte{}}
 
@@ -329,22 +331,27 @@ func testModuleStoreByDigest(t *testing.T, inPlace bool) {
 
 	filesSum := sha256.Sum256(withFiles)
 	for i, want := range []int{1, 0, 0} {
-		if n, files := get(withFiles, filesSum); n != want || files != "PK" {
-			t.Errorf("process %d: a tool with files was read %d times (want %d), with files %q (want \"PK\")", i+1, n, want, files)
+		if n, files := get(withFiles, filesSum); n != want || files != string(zb) {
+			t.Errorf("process %d: a tool with files was read %d times (want %d), with files %q (want the zip)", i+1, n, want, files)
 		}
 	}
 	filesKey := fmt.Sprintf("%x-%s", filesSum, toolFilesVariant)
-	if got := string(shared.m[filesKey]); got != "PK" {
-		t.Errorf("the store keeps the files as %q, want \"PK\"", got)
+	if got := shared.m[filesKey]; !bytes.Equal(got, zb) {
+		t.Errorf("the store keeps the files as %q, want the zip", got)
 	}
-	// A store that has dropped the files (trimmed) misses, and the next
-	// process reads the tool and keeps them again.
-	delete(shared.m, filesKey)
-	if n, files := get(withFiles, filesSum); n != 1 || files != "PK" {
-		t.Errorf("files dropped: the tool was read %d times (want 1), with files %q", n, files)
-	}
-	if n, _ := get(withFiles, filesSum); n != 0 {
-		t.Errorf("after the files were kept again, the tool was read %d times, want 0", n)
+	// A store that has dropped the files (trimmed), or keeps them damaged,
+	// misses, and the next process reads the tool and keeps them again.
+	for _, damage := range []func(){
+		func() { delete(shared.m, filesKey) },
+		func() { shared.m[filesKey] = []byte("not a zip") },
+	} {
+		damage()
+		if n, files := get(withFiles, filesSum); n != 1 || files != string(zb) {
+			t.Errorf("files dropped or damaged: the tool was read %d times (want 1), with files %q", n, files)
+		}
+		if n, _ := get(withFiles, filesSum); n != 0 {
+			t.Errorf("after the files were kept again, the tool was read %d times, want 0", n)
+		}
 	}
 	// A description from a later format is a miss, not a misreading.
 	shared.m[fmt.Sprintf("%x-%s", filesSum, toolInfoVariant)] = []byte{toolInfoVersion, 0x80}

@@ -444,18 +444,26 @@ func TestMemoryRecycled(t *testing.T) {
 	}
 }
 
-// TestMemoryRecycledWithData checks a recycled memory of a module with a
-// data segment: the segment reads as in a fresh memory (instantiation
-// writes it again) and what a process wrote elsewhere is zero.
-func TestMemoryRecycledWithData(t *testing.T) {
-	ctx := context.Background()
+// nopEngine returns an engine whose one host function is env.nop (the
+// import of memModule), closed when the test ends.
+func nopEngine(t *testing.T) *Engine {
+	t.Helper()
 	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
 		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
 	}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close(ctx)
+	t.Cleanup(func() { e.Close(context.Background()) })
+	return e
+}
+
+// TestMemoryRecycledWithData checks a recycled memory of a module with a
+// data segment: the segment reads as in a fresh memory (instantiation
+// writes it again) and what a process wrote elsewhere is zero.
+func TestMemoryRecycledWithData(t *testing.T) {
+	ctx := context.Background()
+	e := nopEngine(t)
 	mod, err := e.Compile(ctx, memModule(binary.Limits{Min: 1, Max: 2, HasMax: true}).Encode())
 	if err != nil {
 		t.Fatal(err)
@@ -490,13 +498,7 @@ func TestMemoryRecycledWithData(t *testing.T) {
 // over pages already in place, is immediate.
 func TestMemoryRecycledLater(t *testing.T) {
 	ctx := context.Background()
-	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
-		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close(ctx)
+	e := nopEngine(t)
 	const pages = 96 // 6 MiB: more than syncZeroMax, and two slices
 	mod, err := e.Compile(ctx, memModule(binary.Limits{Min: pages, Max: pages, HasMax: true}).Encode())
 	if err != nil {
@@ -558,13 +560,7 @@ func TestMemoryRecycledLater(t *testing.T) {
 // the first wrote inside its own data segment would survive there.
 func TestMemoryNotSharedAcrossModules(t *testing.T) {
 	ctx := context.Background()
-	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
-		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close(ctx)
+	e := nopEngine(t)
 	lim := binary.Limits{Min: 1, Max: 2, HasMax: true}
 	other := memModule(lim)
 	other.Datas[0].Offset = []byte{0x41, 0xac, 0x02, 0x0b} // i32.const 300
@@ -628,13 +624,7 @@ func tableModule(lim binary.Limits) []byte {
 // that a table that grew does not.
 func TestTableRecycled(t *testing.T) {
 	ctx := context.Background()
-	e, err := NewEngine([]wasm.HostModule{{Name: "env", Funcs: []wasm.HostFunc{
-		{Name: "nop", Fn: func(context.Context, wasm.Memory, []uint64) {}},
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close(ctx)
+	e := nopEngine(t)
 	const size = 300
 	mod, err := e.Compile(ctx, tableModule(binary.Limits{Min: size}))
 	if err != nil {
