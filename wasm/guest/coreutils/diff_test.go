@@ -63,6 +63,16 @@ func setupFixture(t testing.TB, dir string) {
 			t.Fatal(err)
 		}
 	}
+	// Directories get fixed times too, set after their files are written:
+	// a case that prints a directory's mtime must not depend on which
+	// second the fixture was made in.
+	for name := range fixture {
+		for d := filepath.Dir(name); d != "."; d = filepath.Dir(d) {
+			if err := os.Chtimes(filepath.Join(dir, d), old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 // diffCases are shell snippets run once with our commands first on PATH
