@@ -152,11 +152,29 @@ func (r *Interp) secondsSet() (time.Time, bool) {
 	return r.secondsAt, true
 }
 
-// nextRandom steps $RANDOM: a 15-bit value from a seeded LCG, so runs
-// with the same seed repeat.
+// nextRandom steps $RANDOM as bash 5.2 does, so that runs with the same
+// seed repeat bash's sequence: the Park-Miller minimal standard generator
+// (intrand32), its two halves xor-ed into 15 bits (brand), never the same
+// value twice in a row (get_random_number).
 func (r *Interp) nextRandom() int {
-	r.rand = r.rand*1103515245 + 12345
-	return int((r.rand >> 16) & 0x7fff)
+	for {
+		seed := r.rand
+		if seed == 0 {
+			seed = 123459876
+		}
+		h := int32(seed / 127773)
+		l := int32(seed - 127773*uint32(h))
+		t := 16807*l - 2836*h
+		if t < 0 {
+			t += 0x7fffffff
+		}
+		r.rand = uint32(t)
+		v := int((r.rand>>16)^(r.rand&65535)) & 0x7fff
+		if v != r.lastRandom {
+			r.lastRandom = v
+			return v
+		}
+	}
 }
 
 // assignChecked assigns a value to name or name[sub], reporting errors
@@ -249,8 +267,8 @@ func (r *Interp) assign(name, value string, appendTo bool) error {
 func (r *Interp) specialAssign(name, value string) {
 	switch name {
 	case "RANDOM":
-		n, _ := strconv.ParseInt(value, 10, 64)
-		r.rand = uint32(n)
+		n, _ := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		r.rand, r.lastRandom = uint32(n), 0
 	case "SECONDS":
 		r.secondsAt = r.now()
 	case "BASH_ARGV0":
@@ -403,25 +421,34 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 				msg = strings.Replace(msg, "[]:", "["+raw+"]:", 1)
 			}
 			r.errorf("%s", msg)
-			fatalArithErr(err)
+			r.fatalArithErr(err)
 			return false
 		}
 		return true
 	}
 	if err := r.assign(name, val, as.Append); err != nil {
 		r.errorf("%s", err.Error())
-		fatalArithErr(err)
+		r.fatalArithErr(err)
 		return false
 	}
 	return true
 }
 
-// fatalArithErr ends the shell after an arithmetic error in assigning to
-// an integer variable, as bash does.
-func fatalArithErr(err error) {
+// fatalArithErr handles an arithmetic error in assigning to an integer
+// variable or an array element as bash does: a -c string ends, a script
+// abandons the current top-level command and the rest of its line.
+func (r *Interp) fatalArithErr(err error) {
 	if strings.Contains(err.Error(), "(error token is") {
-		panic(&exitError{status: 1})
+		r.arithAssignFailed()
 	}
+}
+
+// arithAssignFailed is fatalArithErr once the error is reported.
+func (r *Interp) arithAssignFailed() {
+	if !r.cmdString {
+		panic(errDiscard)
+	}
+	panic(&exitError{status: 1})
 }
 
 // assignArray performs a=(...) or a+=(...).
@@ -459,6 +486,7 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			nv, err := r.attrValue(v, old, val, false)
 			if err != nil {
 				r.errorf("%s", err.Error())
+				r.fatalArithErr(err)
 				return false
 			}
 			v.Assoc.Set(key, nv)
@@ -510,13 +538,17 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 				continue
 			}
 			sub := r.arithSource(el.Index, el.Index.Pos().Offset(), el.Index.End().Offset())
+			// bash dequotes a compound assignment's subscript once more
+			// after expanding it: every \x01 (its CTLESC) in the text
+			// goes, so ([$'x\001y\177z']=v) evaluates "xy\177z".
+			sub = strings.ReplaceAll(sub, "\x01", "")
 			i, ok := r.arithString(sub)
 			if !ok {
 				// bash has assigned the elements before the bad
 				// subscript: the array keeps them.
 				v.Attr |= AttrIndexed
 				v.Index, v.Str, v.Set = a, "", true
-				return false
+				r.arithAssignFailed()
 			}
 			if i < 0 {
 				i += a.Max() + 1
@@ -529,6 +561,10 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			nv, err := r.attrValue(v, "", val, false)
 			if err != nil {
 				r.errorf("%s", err.Error())
+				// the elements before the bad one stay, as in bash
+				v.Attr |= AttrIndexed
+				v.Index, v.Str, v.Set = a, "", true
+				r.fatalArithErr(err)
 				return false
 			}
 			a.Set(i, nv)
@@ -542,6 +578,10 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			nv, err := r.attrValue(v, "", s, false)
 			if err != nil {
 				r.errorf("%s", err.Error())
+				// the elements before the bad one stay, as in bash
+				v.Attr |= AttrIndexed
+				v.Index, v.Str, v.Set = a, "", true
+				r.fatalArithErr(err)
 				return false
 			}
 			a.Set(next, nv)

@@ -438,6 +438,7 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		case hasSub:
 			if err := r.assignElemVar(v, target, sub, value, appendTo); err != nil {
 				r.errorf("%s", err.Error())
+				r.fatalArithErr(err)
 				ok = false
 			}
 		default:
@@ -449,6 +450,10 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			} else {
 				val, err := r.attrValue(v, v.Str, value, appendTo && v.Set)
 				if err != nil {
+					if strings.Contains(err.Error(), "(error token is") {
+						r.errorf("%s: %s", cmd, err.Error())
+						r.fatalArithErr(err)
+					}
 					r.errorf("%s", err.Error())
 					ok = false
 				} else {

@@ -345,6 +345,13 @@ func (r *Interp) expandHeredoc(w *syntax.Word) string {
 			x.add(unescapeDquote(l.Value, true), true, false)
 			continue
 		}
+		if pe, ok := p.(*syntax.ParamExp); ok {
+			saved := r.paramInHdoc
+			r.paramInHdoc = true
+			r.expandParam(&x, pe, true)
+			r.paramInHdoc = saved
+			continue
+		}
 		r.expandParts(&x, []syntax.WordPart{p}, true, false)
 	}
 	x.joinBreaks(r)
@@ -867,10 +874,18 @@ func braceSequence(be *syntax.BraceExp) []*syntax.Word {
 		if pad(from) || pad(to) {
 			width = max(len(from), len(to))
 		}
-		if (y-x)/step > DefaultMaxWords {
+		// the distance as unsigned: near the ends of int64, y-x and
+		// v+step would overflow and the loop never end
+		dist := uint64(y) - uint64(x)
+		if x > y {
+			dist = uint64(x) - uint64(y)
+		}
+		n := dist / uint64(step)
+		if n > DefaultMaxWords {
 			return []*syntax.Word{lit("")}
 		}
-		for v := x; (x <= y && v <= y) || (x > y && v >= y); {
+		v := x
+		for i := uint64(0); i <= n; i++ {
 			s := strconv.FormatInt(v, 10)
 			if width > 0 {
 				neg := v < 0

@@ -141,6 +141,12 @@ type Interp struct {
 	sh *shared
 
 	paramInDQ bool // expanding the operand of a ${..} inside double quotes
+	// paramInHdoc: expanding a ${..} of a here-document's body, where the
+	// operand's $'..' stays as written
+	paramInHdoc bool
+	// lastRandom is the last value of $RANDOM, which bash never repeats
+	// at once
+	lastRandom int
 
 	vars     *varStore
 	funcs    map[string]*Func

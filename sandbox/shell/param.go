@@ -481,9 +481,17 @@ func (r *Interp) wordValue(w *syntax.Word) paramValue {
 	if r.paramInDQ {
 		w = dqOperand(w)
 	}
+	// In a here-document, bash keeps $'..' of the operand as written.
+	hdoc := r.paramInHdoc
+	r.paramInHdoc = false
+	defer func() { r.paramInHdoc = hdoc }()
 	raw := &xbuf{}
 	if r.paramInDQ {
 		for _, p := range w.Parts {
+			if q, ok := p.(*syntax.SglQuoted); ok && hdoc && q.Dollar {
+				raw.add("$'"+q.Value+"'", true, false)
+				continue
+			}
 			if q, ok := p.(*syntax.SglQuoted); ok && r.sglInDQ(raw, q) {
 				continue
 			}
@@ -524,13 +532,62 @@ func mapVals(pv paramValue, f func(string) string) paramValue {
 	return out
 }
 
+// blanksAfter is the offset past the blanks at offset end of the source:
+// bash's expressions run to the next delimiter, blanks included.
+func (r *Interp) blanksAfter(end uint) uint {
+	if r.source == nil {
+		return end
+	}
+	for int(end) < len(r.source.text) && (r.source.text[end] == ' ' || r.source.text[end] == '\t') {
+		end++
+	}
+	return end
+}
+
+// sliceParamText is the parameter of ${x:offset:length} as written in
+// its text t: x, !x, a[@], #.
+func sliceParamText(t string) string {
+	if !strings.HasPrefix(t, "${") {
+		return ""
+	}
+	t = t[2:]
+	k := 0
+	if strings.HasPrefix(t, "!") {
+		k = 1
+	}
+	n := paramNameLen(t[k:])
+	if n == 0 && k < len(t) {
+		n = 1
+	}
+	k += n
+	if k < len(t) && t[k] == '[' {
+		depth := 0
+		for j := k; j < len(t); j++ {
+			switch t[j] {
+			case '[':
+				depth++
+			case ']':
+				depth--
+			}
+			if depth == 0 {
+				k = j + 1
+				break
+			}
+		}
+	}
+	return t[:min(k, len(t))]
+}
+
 // slice implements ${x:offset:length}, on characters of a string or
 // elements of a list.
 func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
 	var off int64
 	ok := true
+	// bash names the parameter in the errors: "x: 1/0: division by 0 ..."
+	prefix := sliceParamText(r.curText(pe)) + ": "
 	if pe.Slice.Offset != nil {
-		off, ok = r.arithNode(pe.Slice.Offset, pe.Slice.Offset.Pos().Offset(), pe.Slice.Offset.End().Offset())
+		x := pe.Slice.Offset
+		off, ok = r.arithStringPrefix(r.arithSourceMode(x, x.Pos().Offset(), r.blanksAfter(x.End().Offset()), true), prefix)
 	}
 	if !ok {
 		panic(errDiscard)
@@ -538,7 +595,8 @@ func (r *Interp) slice(pe *syntax.ParamExp, pv paramValue) paramValue {
 	hasLen := pe.Slice.Length != nil
 	var length int64
 	if hasLen {
-		length, ok = r.arithNode(pe.Slice.Length, pe.Slice.Length.Pos().Offset(), pe.Slice.Length.End().Offset())
+		x := pe.Slice.Length
+		length, ok = r.arithStringPrefix(r.arithSourceMode(x, x.Pos().Offset(), r.blanksAfter(x.End().Offset()), true), prefix)
 		if !ok {
 			panic(errDiscard)
 		}

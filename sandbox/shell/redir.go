@@ -108,9 +108,18 @@ func (r *Interp) redirectOne(rd *syntax.Redirect) bool {
 				pv := r.lookupParam(varName[:i], varName[i+1:len(varName)-1], true, nil)
 				s = pv.str()
 			}
-			n, err := strconv.Atoi(s)
-			if err != nil {
-				r.errorf("%s: Bad file descriptor", s)
+			// bash's redir_varvalue: an unset or empty variable is an
+			// ambiguous redirect; a value that is no number is fd 0 (its
+			// legal_number leaves 0 behind), truncated to an int, and a
+			// negative one is ambiguous again.
+			n := 0
+			if s == "" {
+				n = -1
+			} else if v, err := strconv.ParseInt(strings.Trim(s, " \t\n"), 10, 64); err == nil {
+				n = int(int32(v))
+			}
+			if n < 0 {
+				r.errorf("%s: ambiguous redirect", varName)
 				return false
 			}
 			r.fds.close(n)

@@ -72,18 +72,44 @@ func repairSource(src string) (string, *repairs) {
 		case c == '$' && strings.HasPrefix(src[i:], "$(("):
 			end := arithEnd(src, i+3)
 			if end < 0 {
+				if e, spans, ok := arithExpansions(src, i+3); ok && len(spans) > 0 && !parsesOK("echo "+src[i:e+1]) {
+					blankArithExpansions(b, i+3, e-1, spans)
+					if parsesOK("echo " + string(b[i:e+1])) {
+						i = e
+						continue
+					}
+					copy(b[i:e+1], src[i:e+1])
+				}
 				continue
 			}
 			if !parsesOK("echo " + src[i:end+1]) {
+				if end-1 == i+3 {
+					emptyArith(b, i, rep)
+				}
 				blankArith(src, b, i+3, end-1)
 			}
 			i = end
 		case c == '(' && !inDQ && strings.HasPrefix(src[i:], "((") && cmdStart(src, i):
+			if e, ok := dparenSubshell(src, i); ok && repairDparen(src, b, i, e, rep) {
+				i = e
+				continue
+			}
 			end := arithEnd(src, i+2)
 			if end < 0 {
+				if e, spans, ok := arithExpansions(src, i+2); ok && len(spans) > 0 && !parsesOK(src[i:e+1]) {
+					blankArithExpansions(b, i+2, e-1, spans)
+					if parsesOK(string(b[i : e+1])) {
+						i = e
+						continue
+					}
+					copy(b[i:e+1], src[i:e+1])
+				}
 				continue
 			}
 			if !parsesOK(src[i : end+1]) {
+				if end-1 == i+2 {
+					emptyArithCmd(b, i, rep)
+				}
 				blankArith(src, b, i+2, end-1)
 			}
 			i = end
@@ -98,7 +124,7 @@ func cmdStart(src string, i int) bool {
 	for j > 0 && (src[j-1] == ' ' || src[j-1] == '\t') {
 		j--
 	}
-	if j == 0 || strings.IndexByte("\n;&|", src[j-1]) >= 0 {
+	if j == 0 || strings.IndexByte("\n;&|", src[j-1]) >= 0 || j < i && strings.IndexByte("{(", src[j-1]) >= 0 {
 		return true
 	}
 	k := j
@@ -224,6 +250,10 @@ func repairParam(src string, b []byte, i, end int, rep *repairs) bool {
 		}
 	}
 	if parsesOK("echo " + string(fixed)) {
+		copy(b[i:], fixed)
+		return false
+	}
+	if n > 0 && repairSlice(fixed, p, i, rep) && parsesOK("echo "+string(fixed)) {
 		copy(b[i:], fixed)
 		return false
 	}
@@ -637,7 +667,9 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 		}
 		b = append(b, delim+"\n"...)
 	default:
-		return "", false
+		if !repairAssignSub(text, b, off, rep) {
+			return "", false
+		}
 	}
 	return string(b), true
 }
@@ -734,6 +766,10 @@ func (rp *repairs) apply(n syntax.Node) {
 		case *syntax.Lit:
 			if f, ok := rp.fixes[int(n.ValuePos.Offset())]; ok && f.kind == fixLitChar && len(n.Value) >= len(f.name) {
 				n.Value = f.name + n.Value[len(f.name):]
+			} else if ok && f.kind == fixArithSpan && n.Value == "0" {
+				// arithmetic is evaluated from the source's text
+				p := n.ValuePos
+				n.ValueEnd = syntax.NewPos(p.Offset()+uint(len(f.name)), p.Line(), p.Col()+uint(len(f.name)))
 			}
 		case *syntax.ArrayElem:
 			if n.Index != nil || n.Value == nil || len(n.Value.Parts) == 0 {
@@ -748,6 +784,22 @@ func (rp *repairs) apply(n syntax.Node) {
 				n.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: sub, ValueEnd: sub}}}
 				val := syntax.NewPos(lit.ValuePos.Offset()+3, lit.ValuePos.Line(), lit.ValuePos.Col()+3)
 				n.Value.Parts[0] = &syntax.Lit{ValuePos: val, ValueEnd: lit.ValueEnd, Value: lit.Value[3:]}
+			}
+		case *syntax.Subshell:
+			if f, ok := rp.fixes[int(n.Lparen.Offset())]; ok && f.kind == fixDparenSub {
+				applyDparen(n, f)
+			}
+		case *syntax.ArithmExp:
+			if f, ok := rp.fixes[int(n.Left.Offset())]; ok && f.kind == fixEmptyArith {
+				n.Bracket, n.Right = false, shiftPos(n.Left, 3)
+				n.X = emptyArithWord(n.Right)
+			}
+		case *syntax.Stmt:
+			if c, ok := n.Cmd.(*syntax.CallExpr); ok && len(c.Args) == 1 && len(c.Assigns) == 0 {
+				if f, ok := rp.fixes[int(c.Args[0].Pos().Offset())]; ok && f.kind == fixEmptyArithCmd {
+					p := c.Args[0].Pos()
+					n.Cmd = &syntax.ArithmCmd{Left: p, Right: shiftPos(p, 2), X: emptyArithWord(shiftPos(p, 2))}
+				}
 			}
 		case *syntax.ParamExp:
 			if n.Param != nil {
