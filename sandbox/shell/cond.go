@@ -57,10 +57,13 @@ func (r *Interp) testExpr(x syntax.TestExpr) bool {
 		case syntax.TsReMatch:
 			return r.regexMatch(left, rw)
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
-			a, ok1 := r.arithString(left)
-			b, ok2 := r.arithString(r.expandString(rw))
-			if !ok1 || !ok2 {
-				r.status = 2
+			// an error in either operand makes [[ false, as in bash
+			a, ok := r.arithStringPrefix(left, "[[: ")
+			if !ok {
+				return false
+			}
+			b, ok := r.arithStringPrefix(r.expandString(rw), "[[: ")
+			if !ok {
 				return false
 			}
 			switch x.Op {
@@ -92,15 +95,7 @@ func (r *Interp) testExpr(x syntax.TestExpr) bool {
 func (r *Interp) regexMatch(s string, w *syntax.Word) bool {
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, false)
-	var sb strings.Builder
-	for i, c := range x.b {
-		if x.quote[i] {
-			sb.WriteString(regexp.QuoteMeta(string(c)))
-		} else {
-			sb.WriteByte(c)
-		}
-	}
-	pat := posixToRE2(sb.String())
+	pat := posixToRE2(quoteRegex(x.b, x.quote))
 	if r.opts.nocasematch {
 		pat = "(?i)" + pat
 	}
@@ -126,6 +121,51 @@ func (r *Interp) regexMatch(s string, w *syntax.Word) bool {
 	return true
 }
 
+// quoteRegex is the POSIX ERE bash 5.2 compiles for the pattern b of =~
+// whose quoted bytes are marked in quoted: outside a bracket expression a
+// quoted character is escaped; inside one it goes in as it is, so that
+// [\.] is a bracket holding a dot and [\[=g=]] an equivalence class.
+func quoteRegex(b []byte, quoted []bool) string {
+	var sb strings.Builder
+	inBracket := false
+	start := 0 // where the bracket's content starts
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		q := i < len(quoted) && quoted[i]
+		switch {
+		case !inBracket && q:
+			sb.WriteString(regexp.QuoteMeta(string(c)))
+		case !inBracket && c == '\\' && i+1 < len(b):
+			sb.WriteByte(c)
+			sb.WriteByte(b[i+1])
+			i++
+		case !inBracket && c == '[':
+			sb.WriteByte(c)
+			inBracket = true
+			if i+1 < len(b) && b[i+1] == '^' {
+				sb.WriteByte('^')
+				i++
+			}
+			start = i + 1
+		case inBracket && c == '[' && i+1 < len(b) && strings.IndexByte(":=.", b[i+1]) >= 0:
+			// [:class:], [=c=], [.c.]: to the matching close
+			end := strings.Index(string(b[i+2:]), string(b[i+1])+"]")
+			if end < 0 {
+				sb.WriteByte(c)
+				continue
+			}
+			sb.Write(b[i : i+2+end+2])
+			i += 2 + end + 1
+		case inBracket && c == ']' && i > start:
+			sb.WriteByte(c)
+			inBracket = false
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
+
 // posixToRE2 rewrites POSIX ERE bracket classes that Go's syntax reads
 // differently ([[:alpha:]] is the same; a leading ] in a bracket is a
 // literal).
@@ -134,6 +174,12 @@ func posixToRE2(p string) string {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if c == '\\' && i+1 < len(p) {
+			if n := p[i+1]; (n|0x20) >= 'a' && (n|0x20) <= 'z' && strings.IndexByte("wWsSbB", n) < 0 {
+				// glibc reads \x as x; RE2 would read an escape
+				sb.WriteByte(n)
+				i++
+				continue
+			}
 			sb.WriteByte(c)
 			sb.WriteByte(p[i+1])
 			i++
@@ -156,6 +202,14 @@ func posixToRE2(p string) string {
 					if k > 0 {
 						sb.WriteString(p[j : j+k+2])
 						j += k + 2
+						continue
+					}
+				}
+				if p[j] == '[' && j+2 < len(p) && (p[j+1] == '=' || p[j+1] == '.') {
+					// [=c=] and [.c.] of one character are that character
+					if end := strings.Index(p[j+2:], p[j+1:j+2]+"]"); end == 1 {
+						sb.WriteString(regexp.QuoteMeta(p[j+2 : j+3]))
+						j += 5
 						continue
 					}
 				}
