@@ -273,6 +273,8 @@ func (r *Interp) specialAssign(name, value string) {
 		r.secondsAt = r.now()
 	case "BASH_ARGV0":
 		r.arg0 = value // assigning BASH_ARGV0 sets $0
+	case "POSIXLY_CORRECT":
+		r.opts.posix = true // bash's sv_strict_posix
 	case "OPTIND":
 		// Assigning OPTIND (other than getopts itself) restarts getopts
 		// at the start of a word, as bash's getopts_reset does.
@@ -287,15 +289,20 @@ func (r *Interp) specialAssign(name, value string) {
 // arithmetic for -i, case for -l/-u/-c, and += appending.
 func (r *Interp) attrValue(v *Var, old, value string, appendTo bool) (string, error) {
 	if v.Attr&AttrInteger != 0 {
+		// x+=v adds v to the old value, itself evaluated first (b=4+1;
+		// declare -i b; b+=37 is 42)
+		var o int64
+		if appendTo && old != "" {
+			var err error
+			if o, err = r.arithEvalErr(old); err != nil {
+				return "", err
+			}
+		}
 		n, err := r.arithEvalErr(value)
 		if err != nil {
 			return "", err
 		}
-		if appendTo {
-			o, _ := strconv.ParseInt(old, 10, 64)
-			n += o
-		}
-		return strconv.FormatInt(n, 10), nil
+		return strconv.FormatInt(o+n, 10), nil
 	}
 	if appendTo {
 		value = old + value
@@ -574,6 +581,33 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 		if el.Value == nil {
 			continue
 		}
+		if sub, w, ok := appendElem(el); ok {
+			// ([i]+=v), which the parser reads as a word: v is
+			// appended to element i as the list assigns it
+			i, ok := r.arithString(sub)
+			if !ok {
+				v.Attr |= AttrIndexed
+				v.Index, v.Str, v.Set = a, "", true
+				r.arithAssignFailed()
+			}
+			if i < 0 {
+				i += a.Max() + 1
+			}
+			old, _ := a.Get(i)
+			nv, err := r.attrValue(v, old, r.expandAssignValue(w), true)
+			if err != nil {
+				r.errorf("%s", err.Error())
+				v.Attr |= AttrIndexed
+				v.Index, v.Str, v.Set = a, "", true
+				r.fatalArithErr(err)
+				return false
+			}
+			if i >= 0 {
+				a.Set(i, nv)
+				next = i + 1
+			}
+			continue
+		}
 		for _, s := range r.expandWords([]*syntax.Word{el.Value}) {
 			nv, err := r.attrValue(v, "", s, false)
 			if err != nil {
@@ -591,6 +625,30 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 	v.Attr |= AttrIndexed
 	v.Index, v.Str, v.Set = a, "", true
 	return true
+}
+
+// appendElem splits an element [sub]+=value of a compound assignment,
+// which the parser reads as a word without a subscript, into the
+// subscript and the value.
+func appendElem(el *syntax.ArrayElem) (string, *syntax.Word, bool) {
+	if el.Index != nil || el.Value == nil || len(el.Value.Parts) == 0 {
+		return "", nil, false
+	}
+	lit, ok := el.Value.Parts[0].(*syntax.Lit)
+	if !ok || !strings.HasPrefix(lit.Value, "[") {
+		return "", nil, false
+	}
+	close := strings.Index(lit.Value, "]+=")
+	if close < 0 || strings.ContainsAny(lit.Value[1:close], "[]") {
+		return "", nil, false
+	}
+	rest := lit.Value[close+3:]
+	parts := append([]syntax.WordPart(nil), el.Value.Parts[1:]...)
+	if rest != "" {
+		pos := syntax.NewPos(lit.ValuePos.Offset()+uint(close+3), lit.ValuePos.Line(), lit.ValuePos.Col()+uint(close+3))
+		parts = append([]syntax.WordPart{&syntax.Lit{ValuePos: pos, ValueEnd: lit.ValueEnd, Value: rest}}, parts...)
+	}
+	return lit.Value[1:close], &syntax.Word{Parts: parts}, true
 }
 
 // elemText is the source text of an element of a compound assignment
@@ -630,6 +688,9 @@ func (r *Interp) unsetVar(name string) bool {
 		// the function returns.
 		sc.vars[rname] = &Var{}
 		return true
+	}
+	if rname == "POSIXLY_CORRECT" {
+		r.opts.posix = false
 	}
 	if rname == "RANDOM" || rname == "SECONDS" || rname == "BASH_ARGV0" {
 		// Unset dynamic variables lose their special meaning.
