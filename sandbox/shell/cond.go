@@ -21,6 +21,9 @@ func (r *Interp) testExpr(x syntax.TestExpr) bool {
 		return r.testExpr(x.X)
 	case *syntax.UnaryTest:
 		if x.Op == syntax.TsNot {
+			if b := notToTerm(x); b != nil {
+				return r.testExpr(b)
+			}
 			return !r.testExpr(x.X)
 		}
 		w, _ := x.X.(*syntax.Word)
@@ -88,6 +91,31 @@ func (r *Interp) testExpr(x syntax.TestExpr) bool {
 		return ok
 	}
 	return false
+}
+
+// notToTerm mends the parser's reading of ! x || y (and ! ! x && y) as
+// !(x || y): in bash ! binds to the term, (! x) || y. It returns the
+// expression as bash reads it, or nil when x is right as it is.
+func notToTerm(x *syntax.UnaryTest) syntax.TestExpr {
+	var nots []*syntax.UnaryTest
+	var inner syntax.TestExpr = x
+	for {
+		u, ok := inner.(*syntax.UnaryTest)
+		if !ok || u.Op != syntax.TsNot {
+			break
+		}
+		nots = append(nots, u)
+		inner = u.X
+	}
+	b, ok := inner.(*syntax.BinaryTest)
+	if !ok || b.Op != syntax.AndTest && b.Op != syntax.OrTest {
+		return nil
+	}
+	left := b.X
+	for i := len(nots) - 1; i >= 0; i-- {
+		left = &syntax.UnaryTest{OpPos: nots[i].OpPos, Op: syntax.TsNot, X: left}
+	}
+	return &syntax.BinaryTest{OpPos: b.OpPos, Op: b.Op, X: left, Y: b.Y}
 }
 
 // regexMatch implements =~ with BASH_REMATCH. Quoted parts of the
