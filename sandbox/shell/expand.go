@@ -332,7 +332,23 @@ func (r *Interp) expandPattern(w *syntax.Word) string {
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, true) // with tilde expansion
 	x.joinBreaks(r)
-	return escapePattern(field{b: x.b, quote: x.quote})
+	// A backslash an expansion left unquoted escapes the next character
+	// (v='\*'; [[ * == $v ]]), as in bash; a last one is itself.
+	var sb strings.Builder
+	for i := 0; i < len(x.b); i++ {
+		c := x.b[i]
+		if c == '\\' && !x.quote[i] && i+1 < len(x.b) {
+			sb.WriteByte(c)
+			sb.WriteByte(x.b[i+1])
+			i++
+			continue
+		}
+		if x.quote[i] || c == '\\' {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
 }
 
 // expandHeredoc expands a here-document body: parameters, command
