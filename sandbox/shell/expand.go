@@ -332,7 +332,17 @@ func (r *Interp) expandPattern(w *syntax.Word) string {
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, true) // with tilde expansion
 	x.joinBreaks(r)
-	return escapePattern(field{b: x.b, quote: x.quote})
+	// An unquoted backslash, even one an expansion produced, quotes the
+	// next character of the pattern, as in bash (x='\x'; case x in $x)
+	// matches).
+	var sb strings.Builder
+	for i, c := range x.b {
+		if x.quote[i] {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
 }
 
 // expandHeredoc expands a here-document body: parameters, command

@@ -715,12 +715,10 @@ func (r *Interp) evalStringAt(src, name string, extra int) {
 	base := line - 1 + extra
 	f, _, rep, err := parseRepaired(src, name)
 	file.setRepairs(rep)
-	if file.hdoc != nil {
+	for i := range file.hdocs {
 		// lines count from the eval's, as its errors do
-		h := *file.hdoc
-		h.line += base
-		h.lastLine += base
-		file.hdoc = &h
+		file.hdocs[i].line += base
+		file.hdocs[i].lastLine += base
 	}
 	for off, e := range file.synErrs {
 		e.line += base
