@@ -554,6 +554,7 @@ const (
 	fixEmptyElem                     // ([]=x): the element's subscript is empty
 	fixLitChar                       // the literal begins with name, not its blanks
 	fixComsub                        // $((cmd)..): the substitution's commands are stmts
+	fixNegate                        // ! alone, time ! cmd: the statement (timed) is negated
 )
 
 type astFix struct {
@@ -739,6 +740,21 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 			return "", false
 		}
 		b[off], b[j] = ' ', ' '
+		if pipelineEnds(text, j+1) {
+			b[off] = ':' // ! ! alone: a true status
+		}
+	case msg == "`!` cannot form a statement alone" && off < len(text) && text[off] == '!':
+		// ! alone negates an empty pipeline: a false status.
+		b[off] = ':'
+		rep.fix(off, astFix{kind: fixNegate})
+	case msg == "`!` can only be used in full statements" && off < len(text) && text[off] == '!':
+		// time ! cmd: the timed pipeline is negated.
+		t := timeBefore(text, off)
+		if t < 0 {
+			return "", false
+		}
+		b[off] = ' '
+		rep.fix(t, astFix{kind: fixNegate})
 	case strings.HasPrefix(msg, "unclosed here-document `") && !rep.hdocEOF:
 		delim := strings.TrimSuffix(strings.TrimPrefix(msg, "unclosed here-document `"), "`")
 		if delim == "" || strings.Contains(delim, "\n") {
@@ -758,6 +774,37 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 		return "", false
 	}
 	return string(b), true
+}
+
+// pipelineEnds reports whether nothing but blanks comes in text from i
+// to the end of a pipeline.
+func pipelineEnds(text string, i int) bool {
+	for ; i < len(text); i++ {
+		switch text[i] {
+		case ' ', '\t':
+		case '\n', ';', '&', '|', ')', '}':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// timeBefore is the offset of the time keyword (time or time -p) right
+// before offset off of text, or -1.
+func timeBefore(text string, off int) int {
+	s := strings.TrimRight(text[:off], " \t")
+	s = strings.TrimSuffix(s, "-p")
+	s = strings.TrimRight(s, " \t")
+	if !strings.HasSuffix(s, "time") {
+		return -1
+	}
+	t := len(s) - len("time")
+	if t > 0 && isNameByte(text[t-1]) {
+		return -1
+	}
+	return t
 }
 
 // skipBadLines blanks in b the lines from the start of the compound
@@ -866,6 +913,14 @@ func (rp *repairs) apply(n syntax.Node) {
 				n.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: sub, ValueEnd: sub}}}
 				val := syntax.NewPos(lit.ValuePos.Offset()+3, lit.ValuePos.Line(), lit.ValuePos.Col()+3)
 				n.Value.Parts[0] = &syntax.Lit{ValuePos: val, ValueEnd: lit.ValueEnd, Value: lit.Value[3:]}
+			}
+		case *syntax.Stmt:
+			if f, ok := rp.fixes[int(n.Pos().Offset())]; ok && f.kind == fixNegate {
+				if tc, ok := n.Cmd.(*syntax.TimeClause); ok && tc.Stmt != nil {
+					tc.Stmt.Negated = true
+				} else {
+					n.Negated = true
+				}
 			}
 		case *syntax.CmdSubst:
 			if f, ok := rp.fixes[int(n.Left.Offset())]; ok && f.kind == fixComsub {
