@@ -76,6 +76,20 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 	}
 }
 
+// redirectsStdin reports whether one of redirs reads into fd 0.
+func redirectsStdin(redirs []*syntax.Redirect) bool {
+	for _, rd := range redirs {
+		if rd.N != nil && rd.N.Value != "0" {
+			continue
+		}
+		switch rd.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			return true
+		}
+	}
+	return false
+}
+
 // errExit runs the ERR trap and applies set -e after a failed command.
 func (r *Interp) errExit() {
 	if r.noErrExit > 0 {
@@ -106,6 +120,10 @@ func (r *Interp) command(cmd syntax.Command, redirs []*syntax.Redirect) bool {
 		return true
 	}
 	checked := true
+	if redirectsStdin(redirs) {
+		r.stdinRedir++
+		defer func() { r.stdinRedir-- }()
+	}
 	r.withRedirs(redirs, func() {
 		switch c := cmd.(type) {
 		case *syntax.Block:

@@ -141,6 +141,10 @@ type Interp struct {
 	sh *shared
 
 	paramInDQ bool // expanding the operand of a ${..} inside double quotes
+	// stdinRedir counts the compound commands being run whose own
+	// redirections give them a standard input: the background commands
+	// inside them keep it instead of reading /dev/null.
+	stdinRedir int
 
 	vars     *varStore
 	funcs    map[string]*Func

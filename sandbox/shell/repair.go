@@ -763,6 +763,9 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 		if hdocInComsub(text, b, off, delim, int(pe.Pos.Line()), rep) || hdocTabDelim(text, b, off, delim) {
 			break
 		}
+		if joined, ok := joinUnclosedHdoc(text, off, delim); ok {
+			return joined, true
+		}
 		nlines := strings.Count(strings.TrimSuffix(orig, "\n"), "\n") + 1
 		rep.hdocs = append(rep.hdocs, hdocWarning{off: off, line: int(pe.Pos.Line()), lastLine: nlines, delim: delim})
 		rep.hdocEOF = true
@@ -1042,6 +1045,20 @@ func bodyLines(text string, off int, fn func(ls, le int) bool) {
 		}
 		ls = le + 1
 	}
+}
+
+// joinUnclosedHdoc mends a here-document, whose << is at off, that a
+// line joined by backslash-newlines ends (see joinDelimiterLine).
+func joinUnclosedHdoc(text string, off int, delim string) (string, bool) {
+	ws, we, dash := hdocWord(text, off)
+	if strings.ContainsAny(text[ws:we], "'\"\\") || !strings.Contains(text[off:], "\\\n") {
+		return "", false
+	}
+	nl := strings.IndexByte(text[off:], '\n')
+	if nl < 0 {
+		return "", false
+	}
+	return joinDelimiterLine(text, off+nl+1, len(text), delim, dash)
 }
 
 // hdocTabDelim mends <<-'<tab>END': bash ends the document at a line

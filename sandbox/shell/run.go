@@ -162,6 +162,11 @@ func (r *Interp) runSourceAt(src, name string, lineBase int) {
 				skipLine = st.End().Line()
 			}
 			if fromStdin {
+				if d := r.fds.get(0); d != nil && d.vf != nil && d.vf != r.stdinScript.f {
+					// exec 0< file: the shell reads its commands on
+					// from the new standard input
+					r.stdinScript.switchTo(d.vf)
+				}
 				if rest, ok := r.stdinScript.moved(r.sh.cfg.Limits.MaxStringBytes); ok {
 					restart, restartText = true, rest
 					return true

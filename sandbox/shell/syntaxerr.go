@@ -336,8 +336,8 @@ func arithForHeader(src string, off int) (string, int, bool) {
 // joinHdocDelimiter finds, in an unquoted here-document of f, a line
 // that is its delimiter once backslash-newlines are removed, as bash
 // reads the body (EO\<newline>F ends <<EOF), and mvdan's parser does not:
-// it returns src with that line written as the delimiter alone, followed
-// by blank lines so that every offset and line stays where it was.
+// it returns src with that line written as the delimiter alone (see
+// joinDelimiterLine).
 func joinHdocDelimiter(f *syntax.File, src string) (string, bool) {
 	if !strings.Contains(src, "\\\n") || !strings.Contains(src, "<<") {
 		return "", false
@@ -356,37 +356,50 @@ func joinHdocDelimiter(f *syntax.File, src string) (string, bool) {
 		if s < 0 || e > len(src) || s >= e {
 			return true
 		}
-		for ls := s; ls < e; {
-			// the logical line from ls: physical lines joined by \<newline>
-			var line strings.Builder
-			le := ls
-			for le < len(src) && src[le] != '\n' {
-				if src[le] == '\\' && le+1 < len(src) && src[le+1] == '\n' {
-					le += 2
-					continue
-				}
-				line.WriteByte(src[le])
-				le++
-			}
-			l, t := line.String(), ls
-			if rd.Op == syntax.DashHdoc {
-				for t < le && src[t] == '\t' {
-					t++
-				}
-				l = strings.TrimLeft(l, "\t")
-			}
-			if joins := strings.Count(src[t:le], "\n"); joins > 0 && l == delim {
-				b := []byte(src)
-				copy(b[t:], delim+strings.Repeat("\n ", joins))
-				copy(b[t+len(delim)+2*joins:le], strings.Repeat(" ", le-t-len(delim)-2*joins))
-				text, found = string(b), true
-				return false
-			}
-			ls = le + 1
-		}
-		return true
+		text, found = joinDelimiterLine(src, s, e, delim, rd.Op == syntax.DashHdoc)
+		return !found
 	})
 	return text, found
+}
+
+// joinDelimiterLine finds, in the lines of src from s to e, the first
+// that is delim once backslash-newlines are removed (and leading tabs,
+// for <<-), and returns src with that line written as the delimiter
+// alone, followed by blank lines so that every offset and line stays
+// where it was.
+func joinDelimiterLine(src string, s, e int, delim string, dash bool) (string, bool) {
+	for ls := s; ls < e; {
+		// the logical line from ls: physical lines joined by \<newline>
+		var line strings.Builder
+		le := ls
+		for le < len(src) && src[le] != '\n' {
+			if src[le] == '\\' && le+1 < len(src) && src[le+1] == '\n' {
+				le += 2
+				continue
+			}
+			line.WriteByte(src[le])
+			le++
+		}
+		l, t := line.String(), ls
+		if dash {
+			for t < le && src[t] == '\t' {
+				t++
+			}
+			l = strings.TrimLeft(l, "\t")
+		}
+		if l == delim {
+			joins := strings.Count(src[t:le], "\n")
+			if joins == 0 {
+				return "", false // the document ends here as it is
+			}
+			b := []byte(src)
+			copy(b[t:], delim+strings.Repeat("\n ", joins))
+			copy(b[t+len(delim)+2*joins:le], strings.Repeat(" ", le-t-len(delim)-2*joins))
+			return string(b), true
+		}
+		ls = le + 1
+	}
+	return "", false
 }
 
 // unquotedDelimiter is the delimiter of a here-document whose word has
