@@ -158,6 +158,10 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 		return near(tok, tline)
 	case atToken:
 		return near(atTok, line)
+	case !pe.Incomplete && (strings.Contains(msg, "must end with") || strings.HasPrefix(msg, "reached `)` without matching")) && enclosingClose(src, off) >= 0:
+		// $( if x; then echo foo ): bash meets the ) before the fi
+		c := enclosingClose(src, off)
+		return near(")", 1+strings.Count(src[:c], "\n"))
 	case pe.Incomplete || strings.Contains(msg, "must end with") || strings.Contains(msg, "reached EOF"):
 		return eof
 	}
@@ -413,4 +417,18 @@ func unquotedDelimiter(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	return l.Value, true
+}
+
+// enclosingClose is the offset of the ) that closes the innermost ( of
+// src before offset off, or -1.
+func enclosingClose(src string, off int) int {
+	for k := off - 1; k >= 0; k-- {
+		if src[k] != '(' {
+			continue
+		}
+		if e := matchingParen(src, k); e > off {
+			return e
+		}
+	}
+	return -1
 }
