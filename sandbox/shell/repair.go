@@ -71,11 +71,22 @@ func parsesOK(s string) bool {
 func repairSource(src string, rep *repairs) string {
 	b := []byte(src)
 	inDQ := false
+	var hdocs []int // the << of the here-documents whose bodies come next
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
 		case c == '\\':
 			i++
+		case c == '<' && !inDQ && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+			hdocs = append(hdocs, i)
+			_, we, _ := hdocWord(src, i)
+			i = we - 1
+		case c == '\n' && !inDQ && len(hdocs) > 0:
+			// a body is text, not code: its quotes match nothing
+			for _, op := range hdocs {
+				i = hdocBodyEnd(src, op, i)
+			}
+			hdocs = hdocs[:0]
 		case c == '\'' && !inDQ:
 			dollar := i > 0 && src[i-1] == '$'
 			j := i + 1
@@ -127,6 +138,34 @@ func repairSource(src string, rep *repairs) string {
 		}
 	}
 	return string(b)
+}
+
+// hdocBodyEnd is the offset of the newline ending the delimiter line of
+// the here-document whose << is at op and whose body starts after the
+// newline at nl, or nl when no line ends it.
+func hdocBodyEnd(src string, op, nl int) int {
+	ws, we, dash := hdocWord(src, op)
+	delim := strings.NewReplacer("'", "", "\"", "", "\\", "").Replace(src[ws:we])
+	if delim == "" {
+		return nl
+	}
+	for ls := nl + 1; ls < len(src); {
+		le := strings.IndexByte(src[ls:], '\n')
+		if le < 0 {
+			le = len(src)
+		} else {
+			le += ls
+		}
+		line := src[ls:le]
+		if dash {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line == delim {
+			return min(le, len(src)-1)
+		}
+		ls = le + 1
+	}
+	return nl
 }
 
 // dparenComsub handles a $(( at src[i] that bash reads as a command
