@@ -68,24 +68,27 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	r.lastArg = args[len(args)-1]
 	name := args[0]
 
-	// Assignments before a command: for a special builtin or a function
-	// they persist (bash, outside posix mode, keeps them for special
-	// builtins only); otherwise they are temporary.
-	var restore func()
-	if len(c.Assigns) > 0 {
-		restore = r.tempAssigns(c.Assigns, name)
-		if restore == nil {
-			r.status = 1
-			return
-		}
-	}
 	if r.opts.xtrace {
 		r.xtraceCall(c.Assigns, args)
 	}
-	r.withRedirs(redirs, func() { r.run(args) })
-	if restore != nil {
-		restore()
-	}
+	// The redirections are expanded first: the assignments before the
+	// command are not seen by them (a=2 echo >&$a uses the shell's a).
+	r.withRedirs(redirs, func() {
+		// Assignments before a command: for a special builtin or a
+		// function they persist (bash, outside posix mode, keeps them
+		// for special builtins only); otherwise they are temporary.
+		var restore func()
+		if len(c.Assigns) > 0 {
+			if restore = r.tempAssigns(c.Assigns, name); restore == nil {
+				r.status = 1
+				return
+			}
+		}
+		r.run(args)
+		if restore != nil {
+			restore()
+		}
+	})
 }
 
 // run runs a command by name: function, builtin or program.
