@@ -109,6 +109,8 @@ func (r *Interp) aliasUnit(text string, start, end int, name string) (stmts []*s
 				moved[off] = true
 			}
 		}
+		// the first word of the replacement is expanded in turn
+		moved[best+len(val)-len(strings.TrimLeft(val, " \t"))] = true
 		eligible = moved
 		regions = append(regions, aliasRegion{best, best + len(val), names})
 		cur = cur[:best] + val + cur[bestEnd:]

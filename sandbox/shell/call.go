@@ -27,10 +27,11 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		// In a trap, $BASH_COMMAND stays the command trapped.
 		r.curCmd = r.curText(c)
 	}
-	if len(c.Args) == 1 && len(c.Assigns) == 0 && c.Args[0].Lit() == "exec" {
-		// exec with redirections only: they apply to the shell itself.
+	if words, ok := bareExec(c); ok {
+		// exec with redirections only (command exec too): they apply to
+		// the shell itself.
 		if r.opts.xtrace {
-			r.xtraceCall(nil, []string{"exec"})
+			r.xtraceCall(nil, words)
 		}
 		r.execRedirsPersist(redirs)
 		return
@@ -68,24 +69,43 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	r.lastArg = args[len(args)-1]
 	name := args[0]
 
-	// Assignments before a command: for a special builtin or a function
-	// they persist (bash, outside posix mode, keeps them for special
-	// builtins only); otherwise they are temporary.
-	var restore func()
-	if len(c.Assigns) > 0 {
-		restore = r.tempAssigns(c.Assigns, name)
-		if restore == nil {
-			r.status = 1
-			return
-		}
-	}
 	if r.opts.xtrace {
 		r.xtraceCall(c.Assigns, args)
 	}
-	r.withRedirs(redirs, func() { r.run(args) })
-	if restore != nil {
-		restore()
+	// The redirections are expanded first: the assignments before the
+	// command are not seen by them (a=2 echo >&$a uses the shell's a).
+	r.withRedirs(redirs, func() {
+		// Assignments before a command: for a special builtin or a
+		// function they persist (bash, outside posix mode, keeps them
+		// for special builtins only); otherwise they are temporary.
+		var restore func()
+		if len(c.Assigns) > 0 {
+			if restore = r.tempAssigns(c.Assigns, name); restore == nil {
+				r.status = 1
+				return
+			}
+		}
+		r.run(args)
+		if restore != nil {
+			restore()
+		}
+	})
+}
+
+// bareExec reports whether c is exec without arguments or assignments,
+// after any number of command words, and returns its words.
+func bareExec(c *syntax.CallExpr) ([]string, bool) {
+	if len(c.Assigns) > 0 || len(c.Args) == 0 || c.Args[len(c.Args)-1].Lit() != "exec" {
+		return nil, false
 	}
+	words := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		words[i] = w.Lit()
+		if i < len(c.Args)-1 && words[i] != "command" {
+			return nil, false
+		}
+	}
+	return words, true
 }
 
 // run runs a command by name: function, builtin or program.

@@ -148,6 +148,10 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 		operands = append(operands, it)
 	}
 	if funcs || funcNames {
+		if len(operands) == 0 && (cmd == "declare" || cmd == "typeset") {
+			// declare -xf, -rF: list the functions with those attributes
+			return r.listFuncs(cmd, funcNames, on)
+		}
 		return r.declareFuncs(cmd, operands, funcNames, on&AttrReadonly != 0, unexport)
 	}
 	if len(operands) == 0 {
@@ -703,6 +707,42 @@ func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readon
 	}
 	r.writeOut(cmd, sb.String())
 	return status
+}
+
+// listFuncs implements declare -f and -F without names: every function,
+// or those exported (-x) or readonly (-r) when on asks.
+func (r *Interp) listFuncs(cmd string, namesOnly bool, on Attr) int {
+	var names []string
+	for k, f := range r.funcs {
+		if on&AttrExport != 0 && !f.exported || on&AttrReadonly != 0 && !f.readonly {
+			continue
+		}
+		names = append(names, k)
+	}
+	if len(names) == 0 {
+		return 0
+	}
+	sort.Strings(names)
+	var sb strings.Builder
+	for _, n := range names {
+		f := r.funcs[n]
+		flags := "f"
+		if f.readonly {
+			flags += "r"
+		}
+		if f.exported {
+			flags += "x"
+		}
+		if !namesOnly {
+			sb.WriteString(r.funcText(f))
+			if flags == "f" {
+				continue // no attribute to restore
+			}
+		}
+		sb.WriteString("declare -" + flags + " " + n + "\n")
+	}
+	r.writeOut(cmd, sb.String())
+	return 0
 }
 
 // funcText renders a function as declare -f does (bash's own layout).

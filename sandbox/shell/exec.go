@@ -76,6 +76,20 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 	}
 }
 
+// redirectsStdin reports whether one of redirs reads into fd 0.
+func redirectsStdin(redirs []*syntax.Redirect) bool {
+	for _, rd := range redirs {
+		if rd.N != nil && rd.N.Value != "0" {
+			continue
+		}
+		switch rd.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			return true
+		}
+	}
+	return false
+}
+
 // errExit runs the ERR trap and applies set -e after a failed command.
 func (r *Interp) errExit() {
 	if r.noErrExit > 0 {
@@ -106,6 +120,10 @@ func (r *Interp) command(cmd syntax.Command, redirs []*syntax.Redirect) bool {
 		return true
 	}
 	checked := true
+	if redirectsStdin(redirs) {
+		r.stdinRedir++
+		defer func() { r.stdinRedir-- }()
+	}
 	r.withRedirs(redirs, func() {
 		switch c := cmd.(type) {
 		case *syntax.Block:
@@ -438,10 +456,29 @@ func (r *Interp) funcDecl(c *syntax.FuncDecl) {
 	r.status = 0
 }
 
+// funcNest is $FUNCNEST as a number: the deepest nesting of function
+// calls allowed, or 0 for no limit (unset, not a number, or not positive).
+func (r *Interp) funcNest() int {
+	v, ok := r.getScalar("FUNCNEST")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
 // callFunc runs function f with args as its positional parameters.
 func (r *Interp) callFunc(f *Func, args []string) {
 	if r.funcDepth >= r.sh.cfg.Limits.MaxDepth {
 		r.fail(1, "%s: maximum function nesting level exceeded (%d)", f.Name, r.sh.cfg.Limits.MaxDepth)
+	}
+	if n := r.funcNest(); n > 0 && r.funcDepth >= n {
+		// bash abandons the whole command, as for an expansion error
+		r.errorf("%s: maximum function nesting level exceeded (%d)", f.Name, n)
+		panic(errDiscard)
 	}
 	savedParams, savedSrc := r.params, r.source
 	savedLoop := r.loopDepth
@@ -549,13 +586,14 @@ func (r *Interp) runGuarded(f func()) {
 // sandbox does not count CPU time per command: user and sys are 0.
 func (r *Interp) timeClause(c *syntax.TimeClause) {
 	start := time.Now()
-	if c.Stmt != nil {
-		r.stmt(c.Stmt)
+	st, posix := timedStmt(c)
+	if st != nil {
+		r.stmt(st)
 	}
 	d := time.Since(start)
 	format, ok := r.getScalar("TIMEFORMAT")
 	switch {
-	case c.PosixFormat:
+	case posix:
 		format = "real %2R\nuser %2U\nsys %2S"
 	case !ok:
 		format = "\nreal\t%3lR\nuser\t%3lU\nsys\t%3lS"
@@ -568,6 +606,31 @@ func (r *Interp) timeClause(c *syntax.TimeClause) {
 		return
 	}
 	r.writeErr(out + "\n")
+}
+
+// timedStmt is the statement time runs, and whether -p was given: time
+// time cmd times cmd once, as bash does, and bash reads a -- after time
+// as it reads -p.
+func timedStmt(c *syntax.TimeClause) (*syntax.Stmt, bool) {
+	st, posix := c.Stmt, c.PosixFormat
+	for st != nil && !st.Negated && !st.Background && len(st.Redirs) == 0 {
+		inner, ok := st.Cmd.(*syntax.TimeClause)
+		if !ok {
+			break
+		}
+		st, posix = inner.Stmt, posix || inner.PosixFormat
+	}
+	if st == nil {
+		return nil, posix
+	}
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && ce.Args[0].Lit() == "--" {
+		cp := *st
+		call := *ce
+		call.Args = ce.Args[1:]
+		cp.Cmd = &call
+		st, posix = &cp, true
+	}
+	return st, posix
 }
 
 // formatTime expands a TIMEFORMAT: %% is a percent sign, %[p][l]R (or E),

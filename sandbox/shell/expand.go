@@ -264,11 +264,14 @@ func (r *Interp) globField(out []string, f field) []string {
 // hasGlobMeta reports whether an unquoted byte of f is a pattern
 // character.
 func hasGlobMeta(f field, extglob bool) bool {
-	for i, c := range f.b {
+	for i := 0; i < len(f.b); i++ {
+		c := f.b[i]
 		if f.quote[i] {
 			continue
 		}
 		switch c {
+		case '\\':
+			i++ // an unquoted backslash quotes the next byte
 		case '*', '?', '[':
 			return true
 		case '(':
@@ -281,11 +284,13 @@ func hasGlobMeta(f field, extglob bool) bool {
 }
 
 // escapePattern turns a field into a pattern where quoted bytes are
-// backslash-escaped (they match themselves).
+// backslash-escaped (they match themselves). An unquoted backslash, even
+// one an expansion produced, quotes the next character, as in bash
+// (x='ab\cd*'; echo $x matches abcdefg).
 func escapePattern(f field) string {
 	var sb strings.Builder
 	for i, c := range f.b {
-		if f.quote[i] || c == '\\' {
+		if f.quote[i] {
 			sb.WriteByte('\\')
 		}
 		sb.WriteByte(c)
@@ -332,23 +337,7 @@ func (r *Interp) expandPattern(w *syntax.Word) string {
 	var x xbuf
 	r.expandParts(&x, w.Parts, false, true) // with tilde expansion
 	x.joinBreaks(r)
-	// A backslash an expansion left unquoted escapes the next character
-	// (v='\*'; [[ * == $v ]]), as in bash; a last one is itself.
-	var sb strings.Builder
-	for i := 0; i < len(x.b); i++ {
-		c := x.b[i]
-		if c == '\\' && !x.quote[i] && i+1 < len(x.b) {
-			sb.WriteByte(c)
-			sb.WriteByte(x.b[i+1])
-			i++
-			continue
-		}
-		if x.quote[i] || c == '\\' {
-			sb.WriteByte('\\')
-		}
-		sb.WriteByte(c)
-	}
-	return sb.String()
+	return escapePattern(field{b: x.b, quote: x.quote})
 }
 
 // expandHeredoc expands a here-document body: parameters, command

@@ -147,6 +147,10 @@ type Interp struct {
 	// lastRandom is the last value of $RANDOM, which bash never repeats
 	// at once
 	lastRandom int
+	// stdinRedir counts the compound commands being run whose own
+	// redirections give them a standard input: the background commands
+	// inside them keep it instead of reading /dev/null.
+	stdinRedir int
 
 	vars     *varStore
 	funcs    map[string]*Func

@@ -442,8 +442,9 @@ func (r *Interp) startJob(st *syntax.Stmt, text string, keepStdin bool) *job {
 	sub := r.subshell()
 	sub.ctx = ctx
 	j := &job{pid: sub.bashpid, cmd: text, done: make(chan struct{}), cancel: cancel, pending: sub.pending}
-	// A background job's stdin is /dev/null unless redirected.
-	if !r.opts.monitor && !keepStdin {
+	// A background job's stdin is /dev/null unless redirected, here or
+	// by a compound command around it.
+	if !r.opts.monitor && !keepStdin && r.stdinRedir == 0 {
 		if f, err := r.fs().Open(vfs.RootIno, "/dev/null", vfs.ORead, 0); err == nil {
 			sub.fds.set(0, newVfsFd(f))
 		}
@@ -715,12 +716,10 @@ func (r *Interp) evalStringAt(src, name string, extra int) {
 	base := line - 1 + extra
 	f, _, rep, err := parseRepaired(src, name)
 	file.setRepairs(rep)
-	if file.hdoc != nil {
+	for i := range file.hdocs {
 		// lines count from the eval's, as its errors do
-		h := *file.hdoc
-		h.line += base
-		h.lastLine += base
-		file.hdoc = &h
+		file.hdocs[i].line += base
+		file.hdocs[i].lastLine += base
 	}
 	for off, e := range file.synErrs {
 		e.line += base

@@ -48,6 +48,17 @@ func (s *stdinScript) consumed(st *syntax.Stmt) {
 	_, _ = s.f.Seek(s.expect, io.SeekStart)
 }
 
+// switchTo makes f, now the shell's standard input, the file the script
+// is read from, from its current offset on.
+func (s *stdinScript) switchTo(f *vfs.File) {
+	// $LINENO counts on from the lines read from the first file
+	if k := s.expect - s.base; s.expect >= 0 && k >= 0 && k <= int64(len(s.text)-s.pad) {
+		s.pad += strings.Count(s.text[s.pad:s.pad+int(k)], "\n")
+	}
+	s.f = f
+	s.expect = -1 // whatever its offset, the next commands come from f
+}
+
 // moved reports whether the command just run read from the script's file
 // (or seeked it), and if so, reads the rest of the script from where it
 // left the offset, which becomes the text the shell runs on with.
@@ -58,7 +69,7 @@ func (s *stdinScript) moved(limit int) (rest string, ok bool) {
 	}
 	// $LINENO counts the lines the shell read, not those others read.
 	lines := s.pad
-	if k := s.expect - s.base; k >= 0 && k <= int64(len(s.text)-s.pad) {
+	if k := s.expect - s.base; s.expect >= 0 && k >= 0 && k <= int64(len(s.text)-s.pad) {
 		lines += strings.Count(s.text[s.pad:s.pad+int(k)], "\n")
 	}
 	b, _ := io.ReadAll(io.LimitReader(s.f, int64(limit)))

@@ -342,7 +342,14 @@ func (r *Interp) expandRedirWord(w *syntax.Word) *string {
 	if w == nil {
 		return nil
 	}
-	fields := r.expandWords([]*syntax.Word{w})
+	// a non-interactive shell in posix mode does no pathname expansion
+	// on the word
+	noglob := r.opts.noglob
+	r.opts.noglob = noglob || r.opts.posix
+	fields := func() []string {
+		defer func() { r.opts.noglob = noglob }()
+		return r.expandWords([]*syntax.Word{w})
+	}()
 	if len(fields) != 1 {
 		r.errorf("%s: ambiguous redirect", r.wordText(w))
 		return nil

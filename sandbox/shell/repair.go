@@ -21,11 +21,46 @@ import (
 // parseText is the text the parser is given for src, and what was
 // repaired in it (nil when src parses as it is).
 func parseText(src string) (string, *repairs) {
+	text, rep := earlyHdocEnds(src)
+	if rep != nil {
+		return repairErrors(src, repairSource(text, rep), rep), rep
+	}
 	if parsesOK(src) {
 		return src, nil
 	}
-	text, rep := repairSource(src)
+	rep = &repairs{}
+	text = repairSource(src, rep)
 	return repairErrors(src, text, rep), rep
+}
+
+// earlyHdocEnds mends the here-documents inside command substitutions
+// that bash ends at a line starting with the delimiter and holding a )
+// (see hdocInComsub), where mvdan's parser reads on to a later
+// delimiter or to the end. It returns src and nil when there are none.
+func earlyHdocEnds(src string) (string, *repairs) {
+	if !strings.Contains(src, "<<") || !strings.Contains(src, "$(") {
+		return src, nil
+	}
+	rep := &repairs{}
+	b := []byte(src)
+	for off := strings.Index(src, "<<"); off >= 0; {
+		if !strings.HasPrefix(src[off:], "<<<") && (off == 0 || src[off-1] != '<') {
+			ws, we, _ := hdocWord(src, off)
+			delim := strings.NewReplacer("'", "", "\"", "", "\\", "").Replace(src[ws:we])
+			if delim != "" && !strings.ContainsAny(delim, "$`") {
+				hdocInComsub(src, b, off, delim, 1+strings.Count(src[:off], "\n"), rep)
+			}
+		}
+		next := strings.Index(src[off+2:], "<<")
+		if next < 0 {
+			break
+		}
+		off += 2 + next
+	}
+	if len(rep.fixes) == 0 {
+		return src, nil
+	}
+	return string(b), rep
 }
 
 func parsesOK(s string) bool {
@@ -33,15 +68,25 @@ func parsesOK(s string) bool {
 	return err == nil
 }
 
-func repairSource(src string) (string, *repairs) {
+func repairSource(src string, rep *repairs) string {
 	b := []byte(src)
-	rep := &repairs{}
 	inDQ := false
+	var hdocs []int // the << of the here-documents whose bodies come next
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		switch {
 		case c == '\\':
 			i++
+		case c == '<' && !inDQ && strings.HasPrefix(src[i:], "<<") && !strings.HasPrefix(src[i:], "<<<"):
+			hdocs = append(hdocs, i)
+			_, we, _ := hdocWord(src, i)
+			i = we - 1
+		case c == '\n' && !inDQ && len(hdocs) > 0:
+			// a body is text, not code: its quotes match nothing
+			for _, op := range hdocs {
+				i = hdocBodyEnd(src, op, i)
+			}
+			hdocs = hdocs[:0]
 		case c == '\'' && !inDQ:
 			dollar := i > 0 && src[i-1] == '$'
 			j := i + 1
@@ -69,6 +114,9 @@ func repairSource(src string) (string, *repairs) {
 				}
 			}
 			i = end
+		case c == '$' && strings.HasPrefix(src[i:], "$((") && dparenComsub(src, i, b, rep):
+			// $((cmd);(cmd)): a command substitution, as bash reads it
+			i = matchingParen(src, i+1)
 		case c == '$' && strings.HasPrefix(src[i:], "$(("):
 			end := arithEnd(src, i+3)
 			if end < 0 {
@@ -115,7 +163,96 @@ func repairSource(src string) (string, *repairs) {
 			i = end
 		}
 	}
-	return string(b), rep
+	return string(b)
+}
+
+// hdocBodyEnd is the offset of the newline ending the delimiter line of
+// the here-document whose << is at op and whose body starts after the
+// newline at nl, or nl when no line ends it.
+func hdocBodyEnd(src string, op, nl int) int {
+	ws, we, dash := hdocWord(src, op)
+	delim := strings.NewReplacer("'", "", "\"", "", "\\", "").Replace(src[ws:we])
+	if delim == "" {
+		return nl
+	}
+	for ls := nl + 1; ls < len(src); {
+		le := strings.IndexByte(src[ls:], '\n')
+		if le < 0 {
+			le = len(src)
+		} else {
+			le += ls
+		}
+		line := src[ls:le]
+		if dash {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line == delim {
+			return min(le, len(src)-1)
+		}
+		ls = le + 1
+	}
+	return nl
+}
+
+// dparenComsub handles a $(( at src[i] that bash reads as a command
+// substitution: when the parenthesis after $( closes somewhere other than
+// just before a second ), as in $((echo a);(echo b)), bash reads $( (.
+// mvdan's parser always reads $(( as arithmetic, so the substitution's
+// commands are parsed on their own, at the same offsets, and given to
+// its node by apply; its text in b is blanked.
+func dparenComsub(src string, i int, b []byte, rep *repairs) bool {
+	inner := matchingParen(src, i+2)
+	if inner < 0 || inner+1 < len(src) && src[inner+1] == ')' {
+		return false
+	}
+	end := matchingParen(src, i+1)
+	if end < 0 {
+		return false
+	}
+	// the commands alone, every other byte but newlines blanked
+	only := []byte(src)
+	for k := range only {
+		if (k < i+2 || k >= end) && only[k] != '\n' {
+			only[k] = ' '
+		}
+	}
+	f, err := parseBash(string(only), "")
+	if err != nil {
+		return false
+	}
+	for k := i + 2; k < end; k++ {
+		if b[k] != '\n' {
+			b[k] = ' '
+		}
+	}
+	rep.fix(i, astFix{kind: fixComsub, stmts: f.Stmts})
+	return true
+}
+
+// matchingParen is the index of the ) closing the ( at src[open], or -1;
+// quoted text and escaped characters are skipped.
+func matchingParen(src string, open int) int {
+	depth := 0
+	for j := open; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '\'', '"', '`':
+			k := strings.IndexByte(src[j+1:], src[j])
+			if k < 0 {
+				return -1
+			}
+			j += k + 1
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // cmdStart reports whether src[i] begins a command.
@@ -427,11 +564,15 @@ func extglobOff(stmts []*syntax.Stmt) (uint, bool) {
 // parseRepaired parses src, repairing it when it does not parse. It
 // returns the text parsed and the bad substitutions found.
 func parseRepaired(src, name string) (*syntax.File, string, *repairs, error) {
+	early, rep := earlyHdocEnds(src)
 	f, err := parseBash(src, name)
-	if err == nil {
+	if err == nil && rep == nil {
 		return f, src, nil, nil
 	}
-	ptext, rep := repairSource(src)
+	if rep == nil {
+		rep = &repairs{}
+	}
+	ptext := repairSource(early, rep)
 	ptext = repairErrors(src, ptext, rep)
 	if ptext == src {
 		return nil, src, nil, err
@@ -451,7 +592,11 @@ func parseRepaired(src, name string) (*syntax.File, string, *repairs, error) {
 type repairs struct {
 	bad   map[int]bool   // offsets of ${..} that are bad substitutions
 	fixes map[int]astFix // by the offset of the node to mend
-	hdoc  *hdocWarning
+	// hdocs are here-documents bash ends early with a warning: at the
+	// end of the text, or at a line of a command substitution that
+	// starts with the delimiter and holds its ).
+	hdocs   []hdocWarning
+	hdocEOF bool // one of hdocs runs to the end of the text
 	// synErrs are lines bash reads, reports a syntax error in and skips,
 	// by the offset of the placeholder command that stands for them.
 	synErrs map[int]synErr
@@ -477,15 +622,20 @@ const (
 	fixListMember                    // a[i]=(..): the name is name, "a[i]"
 	fixEmptyElem                     // ([]=x): the element's subscript is empty
 	fixLitChar                       // the literal begins with name, not its blanks
+	fixComsub                        // $((cmd)..): the substitution's commands are stmts
+	fixNegate                        // ! alone, time ! cmd: the statement (timed) is negated
 )
 
 type astFix struct {
-	kind fixKind
-	name string
+	kind  fixKind
+	name  string
+	stmts []*syntax.Stmt
 }
 
 // hdocWarning is bash's warning for a here-document that runs to the end
-// of the text: it is printed when the command holding it runs.
+// of the text (or of its command substitution): it is printed when the
+// command holding it runs. off is the offset of its <<, line that of its
+// <<, lastLine the line where bash stopped reading it.
 type hdocWarning struct {
 	off, line, lastLine int
 	delim               string
@@ -645,6 +795,10 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 			b[k] = '_'
 		}
 		rep.fix(off, astFix{kind: fixLitChar, name: text[off:end]})
+	case msg == "expansions not allowed in heredoc words":
+		if !hdocLiteralWord(text, b, off) {
+			return "", false
+		}
 	case msg == "cannot negate a command multiple times":
 		// ! ! cmd: two negations cancel.
 		j := off + 1
@@ -655,13 +809,35 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 			return "", false
 		}
 		b[off], b[j] = ' ', ' '
-	case strings.HasPrefix(msg, "unclosed here-document `") && rep.hdoc == nil:
+		if pipelineEnds(text, j+1) {
+			b[off] = ':' // ! ! alone: a true status
+		}
+	case msg == "`!` cannot form a statement alone" && off < len(text) && text[off] == '!':
+		// ! alone negates an empty pipeline: a false status.
+		b[off] = ':'
+		rep.fix(off, astFix{kind: fixNegate})
+	case msg == "`!` can only be used in full statements" && off < len(text) && text[off] == '!':
+		// time ! cmd: the timed pipeline is negated.
+		t := timeBefore(text, off)
+		if t < 0 {
+			return "", false
+		}
+		b[off] = ' '
+		rep.fix(t, astFix{kind: fixNegate})
+	case strings.HasPrefix(msg, "unclosed here-document `") && !rep.hdocEOF:
 		delim := strings.TrimSuffix(strings.TrimPrefix(msg, "unclosed here-document `"), "`")
 		if delim == "" || strings.Contains(delim, "\n") {
 			return "", false
 		}
+		if hdocInComsub(text, b, off, delim, int(pe.Pos.Line()), rep) || hdocTabDelim(text, b, off, delim) {
+			break
+		}
+		if joined, ok := joinUnclosedHdoc(text, off, delim); ok {
+			return joined, true
+		}
 		nlines := strings.Count(strings.TrimSuffix(orig, "\n"), "\n") + 1
-		rep.hdoc = &hdocWarning{off: off, line: int(pe.Pos.Line()), lastLine: nlines, delim: delim}
+		rep.hdocs = append(rep.hdocs, hdocWarning{off: off, line: int(pe.Pos.Line()), lastLine: nlines, delim: delim})
+		rep.hdocEOF = true
 		if !strings.HasSuffix(text, "\n") {
 			b = append(b, '\n')
 		}
@@ -672,6 +848,37 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 		}
 	}
 	return string(b), true
+}
+
+// pipelineEnds reports whether nothing but blanks comes in text from i
+// to the end of a pipeline.
+func pipelineEnds(text string, i int) bool {
+	for ; i < len(text); i++ {
+		switch text[i] {
+		case ' ', '\t':
+		case '\n', ';', '&', '|', ')', '}':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// timeBefore is the offset of the time keyword (time or time -p) right
+// before offset off of text, or -1.
+func timeBefore(text string, off int) int {
+	s := strings.TrimRight(text[:off], " \t")
+	s = strings.TrimSuffix(s, "-p")
+	s = strings.TrimRight(s, " \t")
+	if !strings.HasSuffix(s, "time") {
+		return -1
+	}
+	t := len(s) - len("time")
+	if t > 0 && isNameByte(text[t-1]) {
+		return -1
+	}
+	return t
 }
 
 // skipBadLines blanks in b the lines from the start of the compound
@@ -795,11 +1002,22 @@ func (rp *repairs) apply(n syntax.Node) {
 				n.X = emptyArithWord(n.Right)
 			}
 		case *syntax.Stmt:
+			if f, ok := rp.fixes[int(n.Pos().Offset())]; ok && f.kind == fixNegate {
+				if tc, ok := n.Cmd.(*syntax.TimeClause); ok && tc.Stmt != nil {
+					tc.Stmt.Negated = true
+				} else {
+					n.Negated = true
+				}
+			}
 			if c, ok := n.Cmd.(*syntax.CallExpr); ok && len(c.Args) == 1 && len(c.Assigns) == 0 {
 				if f, ok := rp.fixes[int(c.Args[0].Pos().Offset())]; ok && f.kind == fixEmptyArithCmd {
 					p := c.Args[0].Pos()
 					n.Cmd = &syntax.ArithmCmd{Left: p, Right: shiftPos(p, 2), X: emptyArithWord(shiftPos(p, 2))}
 				}
+			}
+		case *syntax.CmdSubst:
+			if f, ok := rp.fixes[int(n.Left.Offset())]; ok && f.kind == fixComsub {
+				n.Stmts = f.stmts
 			}
 		case *syntax.ParamExp:
 			if n.Param != nil {
@@ -822,7 +1040,7 @@ func (rp *repairs) badSubsts() map[int]bool {
 // setRepairs records in f what was repaired in its text.
 func (f *sourceFile) setRepairs(rp *repairs) {
 	if rp != nil {
-		f.bad, f.hdoc, f.synErrs = rp.bad, rp.hdoc, rp.synErrs
+		f.bad, f.hdocs, f.synErrs = rp.bad, rp.hdocs, rp.synErrs
 	}
 }
 
@@ -846,13 +1064,236 @@ func (r *Interp) skipSynErr(file *sourceFile, st *syntax.Stmt) bool {
 	return true
 }
 
-// hdocWarn prints bash's warning for a here-document of file that runs
-// to the end of the text, before st, the command holding it, runs.
+// hdocWarn prints bash's warnings for the here-documents of file that
+// end early, before st, the command holding them, runs.
 func (r *Interp) hdocWarn(file *sourceFile, st *syntax.Stmt) {
-	w := file.hdoc
-	if w == nil || int(st.End().Offset()) <= w.off {
+	r.hdocWarnBefore(file, int(st.End().Offset()))
+}
+
+// hdocWarnBefore prints the warnings for the here-documents of file that
+// end early and start before offset end (bash warns as it reads them).
+func (r *Interp) hdocWarnBefore(file *sourceFile, end int) {
+	kept := file.hdocs[:0]
+	for _, w := range file.hdocs {
+		if w.off >= end {
+			kept = append(kept, w)
+			continue
+		}
+		r.errorfLine(w.lastLine, "warning: here-document at line %d delimited by end-of-file (wanted `%s')", w.line, w.delim)
+	}
+	file.hdocs = kept
+}
+
+// hdocWord is the span of the word after the << (or <<-) at off, and
+// whether it is <<-.
+func hdocWord(text string, off int) (ws, we int, dash bool) {
+	ws = off + 2
+	dash = strings.HasPrefix(text[ws:], "-")
+	if dash {
+		ws++
+	}
+	for ws < len(text) && (text[ws] == ' ' || text[ws] == '\t') {
+		ws++
+	}
+	we = ws
+	for we < len(text) && strings.IndexByte(" \t\n;&|()<>", text[we]) < 0 {
+		switch text[we] {
+		case '\\':
+			we++
+		case '\'', '"', '`':
+			if k := strings.IndexByte(text[we+1:], text[we]); k >= 0 {
+				we += k + 1
+			}
+		case '$':
+			if strings.HasPrefix(text[we:], "$(") {
+				if k := matchingParen(text, we+1); k > 0 {
+					we = k
+				}
+			}
+		}
+		we++
+	}
+	return ws, min(we, len(text)), dash
+}
+
+// bodyLines calls fn with the start and end of each line of the body of
+// the here-document whose << is at off, until fn returns true.
+func bodyLines(text string, off int, fn func(ls, le int) bool) {
+	nl := strings.IndexByte(text[off:], '\n')
+	if nl < 0 {
 		return
 	}
-	file.hdoc = nil
-	r.errorfLine(w.lastLine, "warning: here-document at line %d delimited by end-of-file (wanted `%s')", w.line, w.delim)
+	for ls := off + nl + 1; ls < len(text); {
+		le := strings.IndexByte(text[ls:], '\n')
+		if le < 0 {
+			le = len(text)
+		} else {
+			le += ls
+		}
+		if fn(ls, le) {
+			return
+		}
+		ls = le + 1
+	}
+}
+
+// joinUnclosedHdoc mends a here-document, whose << is at off, that a
+// line joined by backslash-newlines ends (see joinDelimiterLine).
+func joinUnclosedHdoc(text string, off int, delim string) (string, bool) {
+	ws, we, dash := hdocWord(text, off)
+	if strings.ContainsAny(text[ws:we], "'\"\\") || !strings.Contains(text[off:], "\\\n") {
+		return "", false
+	}
+	nl := strings.IndexByte(text[off:], '\n')
+	if nl < 0 {
+		return "", false
+	}
+	return joinDelimiterLine(text, off+nl+1, len(text), delim, dash)
+}
+
+// hdocTabDelim mends <<-'<tab>END': bash ends the document at a line
+// that is the delimiter, tabs and all, before it strips the line's tabs;
+// mvdan's parser strips them first, so never finds it. The word loses
+// its leading tabs, when no line before would then end the document.
+func hdocTabDelim(text string, b []byte, off int, delim string) bool {
+	if !strings.HasPrefix(text[off:], "<<-") || !strings.HasPrefix(delim, "\t") {
+		return false
+	}
+	ws, we, _ := hdocWord(text, off)
+	short := strings.TrimLeft(delim, "\t")
+	word := "'" + short + "'"
+	if short == "" || strings.Contains(short, "'") || len(word) > we-ws {
+		return false
+	}
+	ok := false
+	bodyLines(text, off, func(ls, le int) bool {
+		line := text[ls:le]
+		ok = line == delim
+		return ok || strings.TrimLeft(line, "\t") == short
+	})
+	if ok {
+		copy(b[ws:we], word+strings.Repeat(" ", we-ws-len(word)))
+	}
+	return ok
+}
+
+// hdocLiteralWord mends a here-document word with an expansion in it,
+// such as <<EO`true`F: bash takes its text as the delimiter, unexpanded.
+// The expansion's characters become _ in the word and in the first
+// line of the body that is that text; off is in the word.
+func hdocLiteralWord(text string, b []byte, off int) bool {
+	lineStart := strings.LastIndexByte(text[:off], '\n') + 1
+	op := strings.LastIndex(text[lineStart:off], "<<")
+	if op < 0 {
+		return false
+	}
+	op += lineStart
+	ws, we, dash := hdocWord(text, op)
+	if off < ws || off >= we {
+		return false
+	}
+	word := text[ws:we]
+	delim := word
+	if strings.ContainsAny(word, "'\"\\") {
+		delim = strings.NewReplacer("'", "", "\"", "", "\\", "").Replace(word)
+	}
+	mend := func(s string) string {
+		return strings.Map(func(c rune) rune {
+			if strings.ContainsRune("$`(){}", c) {
+				return '_'
+			}
+			return c
+		}, s)
+	}
+	found := false
+	bodyLines(text, op, func(ls, le int) bool {
+		t := ls
+		for dash && t < le && text[t] == '\t' {
+			t++
+		}
+		if text[t:le] == delim {
+			copy(b[t:le], mend(delim))
+			found = true
+		}
+		return found
+	})
+	copy(b[ws:we], mend(word))
+	return true
+}
+
+// hdocInComsub mends a here-document, whose << is at off, that bash ends
+// inside a command substitution: at the first line of its body that
+// starts with the delimiter and holds a ), the rest of the line being
+// read as commands again (cat <<EOF ... EOF) closes the substitution).
+// The substitution's commands are parsed on their own, in a text that
+// ends after that delimiter, at the same offsets, and given to its node
+// by apply; its text in b is blanked. The warning bash prints is
+// recorded in rep.
+func hdocInComsub(text string, b []byte, off int, delim string, line int, rep *repairs) bool {
+	if !strings.HasPrefix(text[off:], "<<") {
+		return false
+	}
+	dash := strings.HasPrefix(text[off+2:], "-")
+	// the body's lines, from the line after the <<
+	nl := strings.IndexByte(text[off:], '\n')
+	if nl < 0 {
+		return false
+	}
+	for ls := off + nl + 1; ls < len(text); {
+		le := strings.IndexByte(text[ls:], '\n')
+		if le < 0 {
+			le = len(text)
+		} else {
+			le += ls
+		}
+		t := ls
+		if dash {
+			for t < le && text[t] == '\t' {
+				t++
+			}
+		}
+		rest, ok := strings.CutPrefix(text[t:le], delim)
+		if ok && rest == "" {
+			return false // the document ends here
+		}
+		if ok && strings.Contains(rest, ")") {
+			end := t + len(delim)
+			close := end + strings.IndexByte(rest, ')')
+			open := comsubAround(text, off)
+			if open < 0 || strings.Trim(text[end:close], " \t") != "" {
+				return false
+			}
+			only := []byte(text[:end])
+			for k := 0; k < open+2; k++ {
+				if only[k] != '\n' {
+					only[k] = ' '
+				}
+			}
+			f, err := parseBash(string(only), "")
+			if err != nil {
+				return false
+			}
+			for k := open + 2; k < close; k++ {
+				if b[k] != '\n' {
+					b[k] = ' '
+				}
+			}
+			rep.fix(open, astFix{kind: fixComsub, stmts: f.Stmts})
+			rep.hdocs = append(rep.hdocs, hdocWarning{off: off, line: line, lastLine: line + strings.Count(text[off:ls], "\n"), delim: delim})
+			return true
+		}
+		ls = le + 1
+	}
+	return false
+}
+
+// comsubAround is the offset of the innermost $( of text that no )
+// closes before offset off, or -1.
+func comsubAround(text string, off int) int {
+	for k := strings.LastIndex(text[:off], "$("); k >= 0; k = strings.LastIndex(text[:k], "$(") {
+		if end := matchingParen(text, k+1); end < 0 || end > off {
+			return k
+		}
+	}
+	return -1
 }

@@ -61,6 +61,11 @@ func TestRepairKeepsValidPrograms(t *testing.T) {
 			if err != nil {
 				continue
 			}
+			if _, early := earlyHdocEnds(src); early != nil {
+				// a here-document bash ends early in a command
+				// substitution: mvdan's parser reads it otherwise
+				continue
+			}
 			if text, rep := parseText(src); text != src || rep != nil {
 				t.Fatalf("%s: a valid program was rewritten:\n%s", file, src)
 			}

@@ -17,9 +17,9 @@ type sourceFile struct {
 	name string
 	text string
 	bad  map[int]bool // offsets of ${..} that are bad substitutions (repair.go)
-	// hdoc is a here-document that runs to the end of the text, warned
-	// about when its command runs.
-	hdoc *hdocWarning
+	// hdocs are here-documents bash ends early, warned about when their
+	// command runs.
+	hdocs []hdocWarning
 	// synErrs: lines skipped after a syntax error (repair.go)
 	synErrs map[int]synErr
 	// aliasesDone: aliases were expanded as the text was parsed (see
@@ -162,6 +162,11 @@ func (r *Interp) runSourceAt(src, name string, lineBase int) {
 				skipLine = st.End().Line()
 			}
 			if fromStdin {
+				if d := r.fds.get(0); d != nil && d.vf != nil && d.vf != r.stdinScript.f {
+					// exec 0< file: the shell reads its commands on
+					// from the new standard input
+					r.stdinScript.switchTo(d.vf)
+				}
 				if rest, ok := r.stdinScript.moved(r.sh.cfg.Limits.MaxStringBytes); ok {
 					restart, restartText = true, rest
 					return true
@@ -187,6 +192,7 @@ func (r *Interp) runSourceAt(src, name string, lineBase int) {
 		if r.fatal != nil || st.End().Line() >= errLine {
 			return false
 		}
+		r.hdocWarn(file, st)
 		if r.skipSynErr(file, st) {
 			return true
 		}
@@ -198,8 +204,19 @@ func (r *Interp) runSourceAt(src, name string, lineBase int) {
 		err = perr
 	}
 	if err != nil && !r.exiting && r.fatal == nil {
+		r.hdocWarnBefore(file, syntaxErrorOffset(err))
 		r.syntaxError(err, src)
 	}
+}
+
+// syntaxErrorOffset is the offset of a parse error, or the end of any
+// text when err has none or is an unexpected end of the text.
+func syntaxErrorOffset(err error) int {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) && !pe.Incomplete {
+		return int(pe.Pos.Offset())
+	}
+	return 1 << 31 // bash reads to the end of the text first
 }
 
 // topStmt runs a top-level statement and reports whether an expansion

@@ -13,8 +13,16 @@ import (
 // error too.
 func parseBash(src, name string) (*syntax.File, error) {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
-	if err != nil {
-		return f, err
+	for range maxErrorRepairs {
+		if err != nil {
+			return f, err
+		}
+		text, ok := joinHdocDelimiter(f, src)
+		if !ok {
+			break
+		}
+		src = text
+		f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
 	}
 	backquoteContinuations(f, src)
 	var bad error
@@ -104,6 +112,8 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 	case strings.HasPrefix(msg, "reached EOF without closing quote `"):
 		q := strings.TrimSuffix(strings.TrimPrefix(msg, "reached EOF without closing quote `"), "`")
 		return fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `%s'\n", prefix, base+nlines, q)
+	case strings.HasPrefix(msg, "reached EOF without matching `$(` with `)`"):
+		return fmt.Sprintf("%sline %d: unexpected EOF while looking for matching `)'\n", prefix, base+nlines+1)
 	case strings.Contains(msg, "encountered `"):
 		tok := msg[strings.Index(msg, "encountered `")+len("encountered `"):]
 		return near(strings.TrimSuffix(tok, "`"), line)
@@ -148,6 +158,10 @@ func bashSyntaxError(err error, src, prefix string, base, fallbackLine int) stri
 		return near(tok, tline)
 	case atToken:
 		return near(atTok, line)
+	case !pe.Incomplete && (strings.Contains(msg, "must end with") || strings.HasPrefix(msg, "reached `)` without matching")) && enclosingClose(src, off) >= 0:
+		// $( if x; then echo foo ): bash meets the ) before the fi
+		c := enclosingClose(src, off)
+		return near(")", 1+strings.Count(src[:c], "\n"))
 	case pe.Incomplete || strings.Contains(msg, "must end with") || strings.Contains(msg, "reached EOF"):
 		return eof
 	}
@@ -321,4 +335,100 @@ func arithForHeader(src string, off int) (string, int, bool) {
 	}
 	text := src[start : start+end+2]
 	return text, strings.Count(text, ";"), true
+}
+
+// joinHdocDelimiter finds, in an unquoted here-document of f, a line
+// that is its delimiter once backslash-newlines are removed, as bash
+// reads the body (EO\<newline>F ends <<EOF), and mvdan's parser does not:
+// it returns src with that line written as the delimiter alone (see
+// joinDelimiterLine).
+func joinHdocDelimiter(f *syntax.File, src string) (string, bool) {
+	if !strings.Contains(src, "\\\n") || !strings.Contains(src, "<<") {
+		return "", false
+	}
+	text, found := "", false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		rd, ok := n.(*syntax.Redirect)
+		if found || !ok || rd.Hdoc == nil || rd.Op != syntax.Hdoc && rd.Op != syntax.DashHdoc {
+			return !found
+		}
+		delim, ok := unquotedDelimiter(rd.Word)
+		if !ok {
+			return true
+		}
+		s, e := int(rd.Hdoc.Pos().Offset()), int(rd.Hdoc.End().Offset())
+		if s < 0 || e > len(src) || s >= e {
+			return true
+		}
+		text, found = joinDelimiterLine(src, s, e, delim, rd.Op == syntax.DashHdoc)
+		return !found
+	})
+	return text, found
+}
+
+// joinDelimiterLine finds, in the lines of src from s to e, the first
+// that is delim once backslash-newlines are removed (and leading tabs,
+// for <<-), and returns src with that line written as the delimiter
+// alone, followed by blank lines so that every offset and line stays
+// where it was.
+func joinDelimiterLine(src string, s, e int, delim string, dash bool) (string, bool) {
+	for ls := s; ls < e; {
+		// the logical line from ls: physical lines joined by \<newline>
+		var line strings.Builder
+		le := ls
+		for le < len(src) && src[le] != '\n' {
+			if src[le] == '\\' && le+1 < len(src) && src[le+1] == '\n' {
+				le += 2
+				continue
+			}
+			line.WriteByte(src[le])
+			le++
+		}
+		l, t := line.String(), ls
+		if dash {
+			for t < le && src[t] == '\t' {
+				t++
+			}
+			l = strings.TrimLeft(l, "\t")
+		}
+		if l == delim {
+			joins := strings.Count(src[t:le], "\n")
+			if joins == 0 {
+				return "", false // the document ends here as it is
+			}
+			b := []byte(src)
+			copy(b[t:], delim+strings.Repeat("\n ", joins))
+			copy(b[t+len(delim)+2*joins:le], strings.Repeat(" ", le-t-len(delim)-2*joins))
+			return string(b), true
+		}
+		ls = le + 1
+	}
+	return "", false
+}
+
+// unquotedDelimiter is the delimiter of a here-document whose word has
+// no quotes.
+func unquotedDelimiter(w *syntax.Word) (string, bool) {
+	if w == nil || len(w.Parts) != 1 {
+		return "", false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(l.Value, "\\'\"") || l.Value == "" {
+		return "", false
+	}
+	return l.Value, true
+}
+
+// enclosingClose is the offset of the ) that closes the innermost ( of
+// src before offset off, or -1.
+func enclosingClose(src string, off int) int {
+	for k := off - 1; k >= 0; k-- {
+		if src[k] != '(' {
+			continue
+		}
+		if e := matchingParen(src, k); e > off {
+			return e
+		}
+	}
+	return -1
 }
