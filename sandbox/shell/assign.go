@@ -122,6 +122,7 @@ func (r *Interp) dynamicVar(name string) *Var {
 		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
 	case "DIRSTACK":
+		r.dirStackUsed = true
 		a := &IndexedArray{}
 		a.Set(0, r.dir)
 		for i := len(r.dirStack) - 1; i >= 0; i-- {
@@ -463,22 +464,33 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 			}
 			v.Assoc.Set(key, nv)
 		}
-		// Key-value pairs without subscripts.
-		var words []*syntax.Word
+		// Key-value pairs without subscripts, each word expanded as an
+		// assignment's value (no splitting, no globbing); in a list that
+		// starts with a subscript, a word without one is an error.
+		keyed := len(arr.Elems) > 0 && arr.Elems[0].Index != nil
+		var key string
+		isValue, badKey := false, false
 		for _, el := range arr.Elems {
-			if el.Index == nil && el.Value != nil {
-				words = append(words, el.Value)
+			if el.Index != nil || el.Value == nil {
+				continue
 			}
-		}
-		if len(words) > 0 {
-			list := r.expandWords(words)
-			for i := 0; i < len(list); i += 2 {
-				val := ""
-				if i+1 < len(list) {
-					val = list[i+1]
+			w := r.expandString(el.Value)
+			switch {
+			case keyed:
+				r.errorf("%s: %s: must use subscript when assigning associative array", rname, w)
+				continue
+			case isValue && !badKey:
+				v.Assoc.Set(key, w)
+			case !isValue:
+				key, badKey = w, w == ""
+				if badKey {
+					r.errorf("%s: bad array subscript", r.curText(el.Value))
 				}
-				v.Assoc.Set(list[i], val)
 			}
+			isValue = !isValue
+		}
+		if isValue && !badKey {
+			v.Assoc.Set(key, "")
 		}
 		v.Set = true
 		return true

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -563,10 +564,17 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 		}
 		sort.Strings(names)
 	}
+	var listed map[string]*Var
+	if cmd != "local" {
+		listed = r.listedDynamicArrays()
+		names = mergeNames(names, listed)
+	}
 	for _, n := range names {
 		v, _ := r.vars.lookup(n)
 		if cmd == "local" {
 			v = r.vars.top().vars[n]
+		} else if v == nil {
+			v = listed[n]
 		}
 		if v == nil {
 			continue
@@ -616,6 +624,47 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 		}
 	}
 	return r.writeOut(cmd, sb.String())
+}
+
+// listedDynamicArrays is the arrays bash computes on use that its
+// declare listings show although the shell holds no variable for them,
+// with the values bash lists: BASH_ARGC and BASH_ARGV (without extdebug),
+// DIRSTACK (until first used), BASH_ALIASES and BASH_CMDS empty;
+// FUNCNAME unset outside functions.
+func (r *Interp) listedDynamicArrays() map[string]*Var {
+	empty := func(a Attr) *Var {
+		return &Var{Attr: a, Set: true, Index: &IndexedArray{}, Assoc: &AssocArray{}}
+	}
+	m := map[string]*Var{
+		"BASH_ALIASES": empty(AttrAssoc),
+		"BASH_CMDS":    empty(AttrAssoc),
+		"BASH_ARGC":    empty(AttrIndexed),
+		"BASH_ARGV":    empty(AttrIndexed),
+		"DIRSTACK":     empty(AttrIndexed),
+		"FUNCNAME":     {Attr: AttrIndexed},
+		"PIPESTATUS":   r.dynamicVar("PIPESTATUS"),
+	}
+	if r.dirStackUsed {
+		m["DIRSTACK"] = r.dynamicVar("DIRSTACK")
+	}
+	for _, n := range []string{"BASH_ARGC", "BASH_ARGV", "FUNCNAME", "BASH_LINENO", "BASH_SOURCE"} {
+		if v := r.dynamicVar(n); v != nil {
+			m[n] = v
+		}
+	}
+	return m
+}
+
+// mergeNames is the sorted names with those of extra that it lacks.
+func mergeNames(names []string, extra map[string]*Var) []string {
+	out := slices.Clone(names)
+	for n := range extra {
+		if !slices.Contains(names, n) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // shellQuoteValue quotes a value as set and declare (without -p) print

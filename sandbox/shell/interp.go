@@ -149,18 +149,21 @@ type Interp struct {
 	traps    map[string]string
 	dir      string
 	dirStack []string
-	fds      *fdTable
-	params   []string
-	arg0     string
-	pid      int // $$
-	ppid     int
-	bashpid  int
-	jobs     *jobTable
-	rand     uint32 // $RANDOM state
-	started  time.Time
-	hashes   map[string]string
-	hashMeta map[string]hashMeta // hits and age of each entry of hashes
-	hashSeq  uint64
+	// dirStackUsed is set once $DIRSTACK has been read: bash's listings
+	// show it empty until then.
+	dirStackUsed bool
+	fds          *fdTable
+	params       []string
+	arg0         string
+	pid          int // $$
+	ppid         int
+	bashpid      int
+	jobs         *jobTable
+	rand         uint32 // $RANDOM state
+	started      time.Time
+	hashes       map[string]string
+	hashMeta     map[string]hashMeta // hits and age of each entry of hashes
+	hashSeq      uint64
 
 	// Execution state of the current Run.
 	ctx                    context.Context
@@ -522,6 +525,7 @@ func (r *Interp) subshell() *Interp {
 		}
 	}
 	c.dirStack = append([]string(nil), r.dirStack...)
+	c.dirStackUsed = r.dirStackUsed
 	c.params = append([]string(nil), r.params...)
 	c.fds = r.fds.clone()
 	c.jobs = r.jobs.inherit()
