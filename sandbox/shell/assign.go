@@ -436,13 +436,19 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 		}
 		r.vars.global().vars[rname] = v
 	}
+	return r.assignArrayTo(v, rname, arr, appendTo)
+}
+
+// assignArrayTo performs rname=(...) or rname+=(...) on v, the variable
+// rname names where the assignment is made.
+func (r *Interp) assignArrayTo(v *Var, rname string, arr *syntax.ArrayExpr, appendTo bool) bool {
 	if v.Attr&AttrReadonly != 0 {
 		r.errorf("%s: readonly variable", rname)
 		return false
 	}
 	if v.Attr&AttrAssoc != 0 {
 		if !appendTo {
-			v.Assoc = &AssocArray{}
+			v.Assoc = v.Assoc.emptied()
 		}
 		for _, el := range arr.Elems {
 			if el.Index == nil {
@@ -623,7 +629,7 @@ func (r *Interp) unsetElem(name, sub string) bool {
 	switch {
 	case v.Attr&AttrAssoc != 0:
 		if sub == "@" || sub == "*" {
-			v.Assoc = &AssocArray{}
+			v.Assoc = v.Assoc.emptied()
 			return true
 		}
 		v.Assoc.Unset(sub)

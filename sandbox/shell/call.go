@@ -68,24 +68,24 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	r.lastArg = args[len(args)-1]
 	name := args[0]
 
-	// Assignments before a command: for a special builtin or a function
-	// they persist (bash, outside posix mode, keeps them for special
-	// builtins only); otherwise they are temporary.
-	var restore func()
-	if len(c.Assigns) > 0 {
-		restore = r.tempAssigns(c.Assigns, name)
-		if restore == nil {
-			r.status = 1
-			return
-		}
-	}
 	if r.opts.xtrace {
 		r.xtraceCall(c.Assigns, args)
 	}
-	r.withRedirs(redirs, func() { r.run(args) })
-	if restore != nil {
-		restore()
-	}
+	// Assignments before a command: for a special builtin or a function
+	// they persist (bash, outside posix mode, keeps them for special
+	// builtins only); otherwise they are temporary. The redirections
+	// are expanded before them.
+	r.withRedirs(redirs, func() {
+		if len(c.Assigns) > 0 {
+			restore := r.tempAssigns(c.Assigns, name)
+			if restore == nil {
+				r.status = 1
+				return
+			}
+			defer restore()
+		}
+		r.run(args)
+	})
 }
 
 // run runs a command by name: function, builtin or program.
@@ -241,9 +241,10 @@ func (r *Interp) environ() []string {
 				continue
 			}
 			// An inner scope's k hides this one (most commands run with
-			// the global scope alone).
+			// the global scope alone), unless it has no value yet
+			// (local k).
 			for _, inner := range scopes[i+1:] {
-				if _, ok := inner.vars[k]; ok {
+				if iv, ok := inner.vars[k]; ok && (iv.Set || iv.IsArray()) {
 					continue vars
 				}
 			}
@@ -266,11 +267,15 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 			if !r.assignNode(as, false) {
 				return nil
 			}
+			// they stay exported, as in the command's environment
+			if v := r.vars.get(as.Name.Value); v != nil {
+				v.Attr |= AttrExport
+			}
 		}
 		return func() {}
 	}
 	// Temporary: a new scope holding exported copies.
-	sc := &scope{vars: map[string]*Var{}, fn: r.vars.top().fn}
+	sc := &scope{vars: map[string]*Var{}, fn: r.vars.top().fn, temp: true}
 	r.vars.scopes = append(r.vars.scopes, sc)
 	for _, as := range list {
 		val := ""

@@ -84,7 +84,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 	for _, it := range items {
 		w := it.word
 		if cmd == "local" && it.assign == nil && w == "-" {
-			if sc := r.vars.top(); sc.opts == nil {
+			if sc := r.vars.localScope(); sc.opts == nil {
 				saved := r.opts
 				sc.opts = &saved
 			}
@@ -194,7 +194,7 @@ func (r *Interp) declTargetIsArray(cmd, name string, global bool) bool {
 	}
 	var v *Var
 	if r.funcDepth > 0 && !global {
-		v = r.vars.top().vars[name]
+		v = r.vars.localScope().vars[name]
 	} else {
 		v = r.vars.get(name)
 	}
@@ -321,34 +321,54 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	// and readonly act on the visible variable.
 	var sc *scope
 	v := (*Var)(nil)
+	fresh := false // v is made here
 	target := name
 	if on&AttrNameref == 0 && off&AttrNameref == 0 {
 		target, _, _ = r.vars.resolve(name)
 	}
 	local := (cmd == "local" || cmd == "declare" || cmd == "typeset") && r.funcDepth > 0 && !global
 	if local {
-		sc = r.vars.top()
+		sc = r.vars.localScope()
 		v = sc.vars[target]
 		if g := r.vars.global().vars[target]; v == nil && g != nil && g.Attr&AttrReadonly != 0 && sc != r.vars.global() {
 			// bash refuses a local that would shadow a global readonly
-			// (a readonly local of a calling function may be shadowed).
+			// (a readonly local of a calling function may be shadowed);
+			// a compound value is refused first.
+			if arr != nil {
+				r.errorf("%s: readonly variable", target)
+			}
 			r.builtinErr(cmd, "%s: readonly variable", target)
 			return false
 		}
 		if v == nil {
-			v = &Var{}
+			v, fresh = &Var{}, true
 			// local inherits nothing, but a local of an exported name
-			// stays unexported unless asked.
+			// stays unexported unless asked; one of a name assigned
+			// before the command (var=x local var) takes that variable.
+			if t, tsc := r.vars.lookup(target); t != nil && tsc.temp {
+				*v = *t
+			}
 			sc.vars[target] = v
 		}
 	} else {
+		var vsc *scope
 		if global {
 			v = r.vars.global().vars[target]
 		} else {
-			v, _ = r.vars.lookup(target)
+			v, vsc = r.vars.lookup(target)
+		}
+		if vsc != nil && vsc.temp && on&(AttrExport|AttrReadonly) != 0 {
+			// export or readonly of a variable assigned before the
+			// command (var=x export var) keeps it once the command ends.
+			t := v
+			if v, _ = r.vars.lookupLasting(target); v == nil {
+				v = &Var{}
+				r.vars.global().vars[target] = v
+			}
+			*v = *t
 		}
 		if v == nil {
-			v = &Var{}
+			v, fresh = &Var{}, true
 			r.vars.global().vars[target] = v
 		}
 	}
@@ -363,7 +383,16 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		}
 		return false
 	}
-	if on&AttrAssoc != 0 && v.Attr&AttrIndexed != 0 && v.Index.Len() > 0 {
+	if on&AttrAssoc != 0 && v.Attr&AttrIndexed != 0 {
+		if arr != nil {
+			// bash's compound assignment reports it first, after the
+			// name of the function running
+			prefix := ""
+			if n := len(r.frames); n > 0 {
+				prefix = r.frames[n-1].fn + ": "
+			}
+			r.errorf("%s%s: cannot convert indexed to associative array", prefix, target)
+		}
 		r.builtinErr(cmd, "%s: cannot convert indexed to associative array", target)
 		return false
 	}
@@ -396,11 +425,16 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		// declare a[n]: a is an array (the subscript is ignored)
 		on |= AttrIndexed
 	}
-	// Types first.
+	// Types first. A scalar made an array keeps its value as element 0,
+	// but a function's variable starts empty.
+	keep := v.Set && !v.IsArray() && !local
 	if on&AttrAssoc != 0 && v.Attr&AttrAssoc == 0 {
 		v.Attr |= AttrAssoc
 		v.Assoc = &AssocArray{}
-		if v.Set && !v.IsArray() {
+		if !fresh && !local {
+			v.Assoc.Buckets = 128 // bash's table for a converted variable
+		}
+		if keep {
 			v.Assoc.Set("0", v.Str)
 		}
 		v.Str = ""
@@ -408,7 +442,7 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if on&AttrIndexed != 0 && v.Attr&AttrIndexed == 0 {
 		v.Attr |= AttrIndexed
 		v.Index = &IndexedArray{}
-		if v.Set {
+		if keep {
 			v.Index.Set(0, v.Str)
 		}
 		v.Str = ""
@@ -431,11 +465,7 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		case v.Attr&AttrNameref != 0 && arr == nil:
 			v.Str, v.Set = value, true
 		case arr != nil:
-			if local {
-				ok = r.assignArrayVar(v, arr, appendTo)
-			} else {
-				ok = r.assignArray(target, arr, appendTo)
-			}
+			ok = r.assignArrayTo(v, target, arr, appendTo)
 		case hasSub:
 			if err := r.assignElemVar(v, target, sub, value, appendTo); err != nil {
 				r.errorf("%s", err.Error())
@@ -479,19 +509,6 @@ func declDisplay(it declItem) string {
 		return it.assign.Name.Value
 	}
 	return it.word
-}
-
-// assignArrayVar assigns an array value to a variable not reachable by
-// name lookup order (a new local).
-func (r *Interp) assignArrayVar(v *Var, arr *syntax.ArrayExpr, appendTo bool) bool {
-	// Put v where assignArray will find it: it is already in the top
-	// scope under its name, which lookup finds first.
-	for name, x := range r.vars.top().vars {
-		if x == v {
-			return r.assignArray(name, arr, appendTo)
-		}
-	}
-	return false
 }
 
 // assignElemVar sets an element of v (known to be in scope as name).
@@ -559,7 +576,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 	names := r.vars.names()
 	if cmd == "local" {
 		names = nil
-		for k := range r.vars.top().vars {
+		for k := range r.vars.localScope().vars {
 			names = append(names, k)
 		}
 		sort.Strings(names)
@@ -572,7 +589,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 	for _, n := range names {
 		v, _ := r.vars.lookup(n)
 		if cmd == "local" {
-			v = r.vars.top().vars[n]
+			v = r.vars.localScope().vars[n]
 		} else if v == nil {
 			v = listed[n]
 		}
@@ -606,11 +623,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 			}
 			sb.WriteString(line + "\n")
 		case "local":
-			if v.Set {
-				sb.WriteString(n + "=" + shellQuoteValue(v.Str, r.opts.posix) + "\n")
-			} else {
-				sb.WriteString(n + "\n")
-			}
+			sb.WriteString(r.declareLine(n, v) + "\n")
 		default:
 			if withAttrs {
 				sb.WriteString(r.declareLine(n, v) + "\n")

@@ -140,6 +140,9 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 		if v != nil && v.Attr&AttrNameref != 0 && !hasIdx {
 			// ${!ref} of a nameref is the name it refers to.
 			pv = paramValue{vals: []string{v.Str}, set: v.Set}
+		} else if (name == "@" || name == "*") && len(r.params) == 0 {
+			// ${!@} and ${!*} without positional parameters: nothing
+			pv = paramValue{}
 		} else {
 			if !ref.set && target == "" {
 				if !pe.Length {
