@@ -366,11 +366,27 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	name := as.Name.Value
 	if r.vars.circular(name) {
 		r.errorf("warning: %s: circular name reference", name)
+		if r.vars.selfRefLocal(name) && as.Index == nil && as.Array == nil {
+			return r.assignGlobalScalar(name, r.expandAssignValue(as.Value), as.Append)
+		}
 		return false
 	}
 	if v := r.vars.get(name); v != nil && v.Attr&AttrReadonly != 0 {
 		// a nameref names its target
 		rn, _, _ := r.vars.resolve(name)
+		if as.Index != nil && as.Array == nil && v.Attr&AttrAssoc == 0 {
+			// the subscript is checked first: a[-n] before the start
+			raw := r.curText(as.Index)
+			sub := r.arithSource(as.Index, as.Index.Pos().Offset(), as.Index.End().Offset())
+			top := v.Index.Max()
+			if v.Attr&AttrIndexed == 0 && v.Set {
+				top = 0 // a scalar is element 0
+			}
+			if i, err := r.arithEvalErr(sub); err == nil && i < 0 && i+top+1 < 0 {
+				r.errorf("%s[%s]: bad array subscript", rn, raw)
+				return false
+			}
+		}
 		r.errorf("%s: readonly variable", rn)
 		if !r.opts.posix {
 			return false
@@ -414,6 +430,30 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 		fatalArithErr(err)
 		return false
 	}
+	return true
+}
+
+// assignGlobalScalar assigns the global variable name, past any local
+// of the same name and without following a nameref.
+func (r *Interp) assignGlobalScalar(name, value string, appendTo bool) bool {
+	g := r.vars.global().vars[name]
+	if g == nil {
+		g = &Var{}
+		r.vars.global().vars[name] = g
+	}
+	if g.Attr&AttrReadonly != 0 {
+		r.errorf("%s: readonly variable", name)
+		return false
+	}
+	if g.Attr&AttrNameref != 0 || g.IsArray() {
+		return false
+	}
+	val, err := r.attrValue(g, g.Str, value, appendTo && g.Set)
+	if err != nil {
+		r.errorf("%s", err.Error())
+		return false
+	}
+	g.Str, g.Set = val, true
 	return true
 }
 

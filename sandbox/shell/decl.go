@@ -259,16 +259,16 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		name = n
 	}
 	// declare 'a=(1 2)' as a word, or declare -a a='(1 2)', is still a
-	// compound assignment.
+	// compound assignment; so is declare -a a[n]='(1 2)', to the array.
 	arrFromString := false
-	if arr == nil && hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0 || r.declTargetIsArray(cmd, name, global)) {
+	if arr == nil && hasValue && (!hasSub || on&(AttrIndexed|AttrAssoc) != 0) && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0 || r.declTargetIsArray(cmd, name, global)) {
 		if f, err := syntax.NewParser().Parse(strings.NewReader("x="+value), ""); err == nil && len(f.Stmts) == 1 {
 			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
 				saved := r.source
 				r.source = &sourceFile{name: r.sourceName(), text: "x=" + value}
 				defer func() { r.source = saved }()
 				arr = ce.Assigns[0].Array
-				arrFromString = true
+				arrFromString, hasSub = true, false
 			}
 		}
 	}
@@ -312,8 +312,14 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			return false
 		}
 		if value == name {
-			r.builtinErr(cmd, "%s: nameref variable self references not allowed", name)
-			return false
+			if r.funcDepth == 0 || global || cmd == "export" || cmd == "readonly" {
+				r.builtinErr(cmd, "%s: nameref variable self references not allowed", name)
+				return false
+			}
+			// a function's v -> v: bash warns, and v then stands for the
+			// global v
+			r.builtinErr(cmd, "warning: %s: circular name reference", name)
+			r.errorf("warning: %s: circular name reference", name)
 		}
 	}
 	// Where the variable lives: a function's scope for declare/local

@@ -424,8 +424,21 @@ func (r *Interp) Exited() bool { return r.exited }
 // Status is $?.
 func (r *Interp) Status() int { return r.status }
 
-// Var returns the value of a variable as $name gives it.
-func (r *Interp) Var(name string) (string, bool) {
+// Var returns the value of a variable as $name gives it. A reference
+// to an array element whose subscript would run expansions (x[$(cmd)])
+// reads as unset: the host's read runs nothing and reports nothing.
+func (r *Interp) Var(name string) (val string, ok bool) {
+	if _, sub, viaRef := r.vars.resolve(name); viaRef && strings.ContainsAny(sub, "$`") {
+		return "", false
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			if _, isExit := e.(*exitError); !isExit {
+				panic(e)
+			}
+			val, ok = "", false
+		}
+	}()
 	return r.getScalar(name)
 }
 

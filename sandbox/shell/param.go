@@ -167,7 +167,17 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 			return paramValue{vals: []string{strconv.Itoa(len(pv.vals))}, set: true}
 		}
 		if !pv.set && r.opts.nounset && name != "@" && name != "*" {
-			r.unbound(pe, pv)
+			if !hasIdx || pe.Excl {
+				r.unbound(pe, pv)
+			}
+			// ${#a[i]}: an unset element of an array is 0 long; only
+			// an unset array is an error, by its name
+			if v := r.vars.get(name); v == nil || !v.Set {
+				// bash reports it and reads on from the next line
+				r.errorf("%s: unbound variable", name)
+				r.status = 127
+				panic(errDiscard)
+			}
 		}
 		return paramValue{vals: []string{strconv.Itoa(utf8.RuneCountInString(pv.str()))}, set: true}
 	}
@@ -187,9 +197,28 @@ func (r *Interp) indirect(target string, pe *syntax.ParamExp) paramValue {
 	}
 	if hasSub && sub != "@" && sub != "*" {
 		// Evaluate the subscript as written in the value.
-		return r.lookupParam(name, sub, true, pe)
+		return r.lookupParam(name, r.expandSubscriptText(sub), true, pe)
 	}
 	return r.lookupParam(name, sub, hasSub, pe)
+}
+
+// expandSubscriptText expands the subscript of a name held in a value
+// (a nameref's x[$i], ${!v} of "x[$(cmd)]") as bash expands subscripts:
+// parameters, command substitutions and arithmetic, as if in double
+// quotes.
+func (r *Interp) expandSubscriptText(sub string) string {
+	if !strings.ContainsAny(sub, "$`") {
+		return sub
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(sub))
+	if err != nil {
+		return sub
+	}
+	// the parsed nodes' offsets are into sub
+	saved := r.source
+	r.source = &sourceFile{name: r.sourceName(), text: sub}
+	defer func() { r.source = saved }()
+	return r.expandHeredoc(w)
 }
 
 func isSpecialParam(name string) bool {
@@ -254,11 +283,15 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 	}
 	if r.vars.circular(name) {
 		r.errorf("warning: %s: circular name reference", name)
+		if g := r.vars.global().vars[name]; g != nil && !hasIdx && r.vars.selfRefLocal(name) && g.Attr&AttrNameref == 0 {
+			s, ok := g.scalar()
+			return paramValue{name: name, vals: []string{s}, set: ok}
+		}
 		return paramValue{}
 	}
 	rname, rsub, viaRef := r.vars.resolve(name)
 	if viaRef && !hasIdx {
-		idx, hasIdx = rsub, true
+		idx, hasIdx = r.expandSubscriptText(rsub), true
 	}
 	v := r.dynamicVar(rname)
 	if v == nil {
@@ -274,6 +307,10 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		return pv
 	}
 	if v == nil {
+		if hasIdx {
+			// an unset array's subscript is still evaluated
+			r.arrayIndex(rname, idx, nil)
+		}
 		return pv
 	}
 	if !hasIdx {
@@ -308,7 +345,12 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 func (r *Interp) arrayIndex(name, sub string, v *Var) (int64, bool) {
 	i, ok := r.arithString(sub)
 	if !ok {
-		panic(&exitError{status: 1}) // bash's shell exits
+		// bash abandons what it read: a script reads on from the next
+		// line, bash -c has nothing more to run
+		if r.cmdString {
+			panic(&exitError{status: 1})
+		}
+		panic(errDiscard)
 	}
 	if i < 0 {
 		max := int64(-1)

@@ -440,6 +440,13 @@ func (s *varStore) circular(name string) bool {
 	}
 }
 
+// selfRefLocal reports whether name is a function's nameref to itself
+// (local -n v=v), which bash resolves to the global variable.
+func (s *varStore) selfRefLocal(name string) bool {
+	v, sc := s.lookup(name)
+	return v != nil && sc != s.global() && v.Attr&AttrNameref != 0 && v.Set && v.Str == name
+}
+
 // get returns the variable name refers to after namerefs, or nil.
 func (s *varStore) get(name string) *Var {
 	n, _, _ := s.resolve(name)
