@@ -210,7 +210,11 @@ func (e shellErr) Error() string { return string(e) }
 func (r *Interp) assign(name, value string, appendTo bool) error {
 	rname, sub, viaRef := r.vars.resolve(name)
 	if viaRef && sub != "" {
-		return r.assignElem(rname, sub, value, appendTo)
+		if t := r.vars.get(rname); (sub == "@" || sub == "*") && (t == nil || t.Attr&AttrAssoc == 0) {
+			// a reference to x[@] names no element to assign
+			return shellErr(rname + "[" + sub + "]: bad array subscript")
+		}
+		return r.assignElem(rname, r.expandSubscriptText(sub), value, appendTo)
 	}
 	v, _ := r.vars.lookup(rname)
 	if v == nil {

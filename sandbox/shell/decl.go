@@ -307,6 +307,15 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		return false
 	}
 	if on&AttrNameref != 0 && hasValue && arr == nil {
+		if old, _ := r.vars.lookup(name); appendTo && old != nil && old.Attr&AttrNameref != 0 && old.Set {
+			// declare -n ref+=x appends to the name ref holds
+			if target := old.Str + value; target == name {
+				r.errorf("%s: nameref variable self references not allowed", name)
+				return false
+			} else if validName(strings.SplitN(target, "[", 2)[0]) {
+				value, appendTo = target, false
+			}
+		}
 		if !validName(strings.SplitN(value, "[", 2)[0]) {
 			r.builtinErr(cmd, "`%s': invalid variable name for name reference", value)
 			return false
@@ -329,6 +338,14 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	v := (*Var)(nil)
 	fresh := false // v is made here
 	target := name
+	if hasSub && hasValue && on&AttrIndexed != 0 {
+		// declare -a ref[n]=v: ref stops being a reference
+		if rv, _ := r.vars.lookup(name); rv != nil && rv.Attr&AttrNameref != 0 {
+			r.errorf("warning: %s: removing nameref attribute", name)
+			rv.Attr &^= AttrNameref
+			rv.Str, rv.Set = "", false
+		}
+	}
 	if on&AttrNameref == 0 && off&AttrNameref == 0 {
 		target, _, _ = r.vars.resolve(name)
 	}
