@@ -66,7 +66,7 @@ func builtinDeclare(r *Interp, args []string) int {
 // declare implements declare, typeset, local, export, readonly.
 func (r *Interp) declare(cmd string, items []declItem) int {
 	var on, off Attr
-	print, funcs, funcNames, global := false, false, false, false
+	print, funcs, funcNames, global, inherit := false, false, false, false, false
 	switch cmd {
 	case "export":
 		on |= AttrExport
@@ -128,6 +128,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 				case 'g':
 					global = true
 				case 'I':
+					inherit = true
 				default:
 					r.builtinErr(cmd, "-%c: invalid option", c)
 					r.writeErr(cmd + ": usage: " + declUsage(cmd) + "\n")
@@ -177,7 +178,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 	}
 	status := 0
 	for _, it := range operands {
-		if !r.declareOne(cmd, it, on, off, global, unexport) {
+		if !r.declareOne(cmd, it, on, off, declFlags{global: global, unexport: unexport, inherit: inherit}) {
 			status = 1
 		}
 	}
@@ -214,7 +215,15 @@ func declUsage(cmd string) string {
 }
 
 // declareOne applies declare to one operand.
-func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexport bool) bool {
+// declFlags are declare's options that are not attributes.
+type declFlags struct {
+	global   bool // -g
+	unexport bool // export -n
+	inherit  bool // -I: a new local starts as the variable it hides
+}
+
+func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, fl declFlags) bool {
+	global, unexport := fl.global, fl.unexport
 	var name, sub string
 	var hasValue, appendTo, hasSub bool
 	var value string
@@ -368,8 +377,14 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 			// local inherits nothing, but a local of an exported name
 			// stays unexported unless asked; one of a name assigned
 			// before the command (var=x local var) takes that variable.
-			if t, tsc := r.vars.lookup(target); t != nil && tsc.temp {
+			if t, tsc := r.vars.lookup(target); t != nil && (tsc.temp || fl.inherit && t.Attr&AttrNameref == 0) {
 				*v = *t
+				if t.Index != nil {
+					v.Index = t.Index.clone()
+				}
+				if t.Assoc != nil {
+					v.Assoc = t.Assoc.clone()
+				}
 			}
 			sc.vars[target] = v
 		}
@@ -488,7 +503,14 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		case v.Attr&AttrNameref != 0 && arr == nil:
 			v.Str, v.Set = value, true
 		case arr != nil:
-			ok = r.assignArrayTo(v, target, arr, appendTo)
+			if local && fresh {
+				// local a=("${a[@]}"): the values are the outer a's
+				delete(sc.vars, target)
+				ok = r.assignArrayTo(v, target, arr, appendTo)
+				sc.vars[target] = v
+			} else {
+				ok = r.assignArrayTo(v, target, arr, appendTo)
+			}
 		case hasSub:
 			if err := r.assignElemVar(v, target, sub, value, appendTo); err != nil {
 				r.errorf("%s", err.Error())
