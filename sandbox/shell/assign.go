@@ -672,10 +672,7 @@ func (r *Interp) unsetElem(name, sub string) bool {
 	}
 	switch {
 	case v.Attr&AttrAssoc != 0:
-		if sub == "@" || sub == "*" {
-			v.Assoc = v.Assoc.emptied()
-			return true
-		}
+		// bash 5.2: unset 'A[@]' unsets the key @
 		v.Assoc.Unset(sub)
 	case v.Attr&AttrIndexed != 0:
 		if sub == "@" || sub == "*" {

@@ -408,6 +408,15 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 				x.joinBreaks(r)
 				val = string(x.b)
 			}
+			if av := r.vars.get(pv.name); pv.list && av != nil && av.Attr&AttrAssoc != 0 && pe.Index != nil {
+				// ${A[@]=x}: @ is a key of an associative array
+				if err := r.assignElem(pv.name, pv.index, val, false); err != nil {
+					r.errorf("%s", err.Error())
+					panic(errDiscard)
+				}
+				nv, _ := av.Assoc.Get(pv.index)
+				return paramValue{vals: []string{nv}, set: true, name: pv.name}
+			}
 			if pv.name != "" && pv.list {
 				r.errorf("%s: bad array subscript", paramDisplayName(pe))
 				panic(errDiscard)
@@ -425,7 +434,13 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			}
 			nv, _ := r.getScalar(pv.name)
 			if pv.index != "" {
+				// the element as stored: -i evaluated, -u/-l applied
 				nv = val
+				if av := r.vars.get(pv.name); av != nil {
+					if s, err := r.attrValue(av, "", val, false); err == nil {
+						nv = s
+					}
+				}
 			}
 			return paramValue{vals: []string{nv}, set: true, name: pv.name}
 		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
