@@ -1,6 +1,9 @@
 package shell
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -129,6 +132,23 @@ func (r *Interp) dynamicVar(name string) *Var {
 			a.Set(int64(len(r.dirStack)-i), r.dirStack[i])
 		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
+	case "BASH_ALIASES":
+		// the alias table, in bash's order (64 buckets)
+		a := &AssocArray{Buckets: 64}
+		for _, n := range slices.Sorted(maps.Keys(r.aliases)) {
+			a.Set(n, r.aliases[n])
+		}
+		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
+	case "BASH_CMDS":
+		// the command hash table, oldest first so that the newest of
+		// a bucket comes first, as hash lists them
+		a := &AssocArray{Buckets: 256}
+		names := slices.Collect(maps.Keys(r.hashes))
+		slices.SortFunc(names, func(x, y string) int { return cmp.Compare(r.hashMeta[x].seq, r.hashMeta[y].seq) })
+		for _, n := range names {
+			a.Set(n, r.hashes[n])
+		}
+		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
 	case "SHELLOPTS":
 		return &Var{Set: true, Str: r.shellopts()}
 	case "BASHOPTS":
@@ -310,6 +330,16 @@ func (r *Interp) applyCase(a Attr, s string) string {
 // assignElem sets name[sub].
 func (r *Interp) assignElem(name, sub, value string, appendTo bool) error {
 	rname, _, _ := r.vars.resolve(name)
+	if v, _ := r.vars.lookup(rname); v == nil && !appendTo {
+		switch rname {
+		case "BASH_ALIASES":
+			r.aliases[sub] = value // an alias
+			return nil
+		case "BASH_CMDS":
+			r.hashSet(sub, value, 0) // a remembered command
+			return nil
+		}
+	}
 	v, _ := r.vars.lookup(rname)
 	if v == nil {
 		v = &Var{Attr: AttrIndexed, Index: &IndexedArray{}}

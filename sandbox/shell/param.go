@@ -125,6 +125,9 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 	// ${!a[@]}: the keys.
 	if pe.Excl && hasIdx && (idx == "@" || idx == "*") {
 		v := r.vars.get(name)
+		if v == nil {
+			v = r.dynamicVar(name)
+		}
 		var keys []string
 		if v != nil {
 			keys = v.keys()
