@@ -521,9 +521,13 @@ func (r *Interp) assignArrayTo(v *Var, rname string, arr *syntax.ArrayExpr, appe
 		return false
 	}
 	if v.Attr&AttrAssoc != 0 {
-		if !appendTo {
-			v.Assoc = v.Assoc.emptied()
+		// the values are expanded before the array changes:
+		// h=([k]="${h[k]} more")
+		na := v.Assoc
+		if !appendTo || na == nil {
+			na = v.Assoc.emptied()
 		}
+		defer func() { v.Assoc = na }()
 		for _, el := range arr.Elems {
 			if el.Index == nil {
 				// bash 5.2: a=(k1 v1 k2 v2) assigns pairs.
@@ -536,13 +540,13 @@ func (r *Interp) assignArrayTo(v *Var, rname string, arr *syntax.ArrayExpr, appe
 				r.errorf("[%s]=%s: bad array subscript", shellQuote(key), shellQuote(val))
 				continue
 			}
-			old, _ := v.Assoc.Get(key)
+			old, _ := na.Get(key)
 			nv, err := r.attrValue(v, old, val, false)
 			if err != nil {
 				r.errorf("%s", err.Error())
 				return false
 			}
-			v.Assoc.Set(key, nv)
+			na.Set(key, nv)
 		}
 		// Key-value pairs without subscripts, each word expanded as an
 		// assignment's value (no splitting, no globbing); in a list that
@@ -560,7 +564,7 @@ func (r *Interp) assignArrayTo(v *Var, rname string, arr *syntax.ArrayExpr, appe
 				r.errorf("%s: %s: must use subscript when assigning associative array", rname, w)
 				continue
 			case isValue && !badKey:
-				v.Assoc.Set(key, w)
+				na.Set(key, w)
 			case !isValue:
 				key, badKey = w, w == ""
 				if badKey {
@@ -570,7 +574,7 @@ func (r *Interp) assignArrayTo(v *Var, rname string, arr *syntax.ArrayExpr, appe
 			isValue = !isValue
 		}
 		if isValue && !badKey {
-			v.Assoc.Set(key, "")
+			na.Set(key, "")
 		}
 		v.Set = true
 		return true
