@@ -936,7 +936,8 @@ func shellQuoteDouble(s string) string {
 
 // shellQuoteAssocKey quotes an associative array key for declare -p.
 func shellQuoteAssocKey(k string) string {
-	if k == "" || k == "@" || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;~#=!^{}") || !utf8.ValidString(k) {
+	// ~ is quoted where it would expand (first, after : or =), # first
+	if k == "" || k == "@" || k[0] == '~' || k[0] == '#' || strings.Contains(k, ":~") || strings.Contains(k, "=~") || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;!^{}") || !utf8.ValidString(k) {
 		return shellQuoteDouble(k)
 	}
 	for i := 0; i < len(k); i++ {
