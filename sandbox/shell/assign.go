@@ -551,11 +551,22 @@ func (r *Interp) assignArrayTo(v *Var, rname string, arr *syntax.ArrayExpr, appe
 		// Key-value pairs without subscripts, each word expanded as an
 		// assignment's value (no splitting, no globbing); in a list that
 		// starts with a subscript, a word without one is an error.
-		keyed := len(arr.Elems) > 0 && arr.Elems[0].Index != nil
+		keyed := len(arr.Elems) > 0 && (arr.Elems[0].Index != nil || r.isElemAppend(arr.Elems[0]))
 		var key string
 		isValue, badKey := false, false
 		for _, el := range arr.Elems {
 			if el.Index != nil || el.Value == nil {
+				continue
+			}
+			if keyed && r.isElemAppend(el) {
+				k, val := r.elemAppend(el.Value)
+				old, _ := na.Get(k)
+				nv, err := r.attrValue(v, old, val, true)
+				if err != nil {
+					r.errorf("%s", err.Error())
+					return false
+				}
+				na.Set(k, nv)
 				continue
 			}
 			w := r.expandString(el.Value)
@@ -647,6 +658,36 @@ func (r *Interp) assignArrayTo(v *Var, rname string, arr *syntax.ArrayExpr, appe
 	v.Attr |= AttrIndexed
 	v.Index, v.Str, v.Set = a, "", true
 	return true
+}
+
+// isElemAppend reports whether el is [sub]+=value, an element of a
+// compound assignment that appends, which the parser reads as a word.
+func (r *Interp) isElemAppend(el *syntax.ArrayElem) bool {
+	if el.Index != nil || el.Value == nil {
+		return false
+	}
+	t := r.curText(el.Value)
+	j := strings.Index(t, "]+=")
+	return strings.HasPrefix(t, "[") && j > 1 && !strings.ContainsAny(t[:j], "\"'$`")
+}
+
+// elemAppend is the key and the expanded value of [sub]+=value.
+func (r *Interp) elemAppend(w *syntax.Word) (string, string) {
+	t := r.curText(w)
+	j := strings.Index(t, "]+=")
+	key, rest := t[1:j], t[j+3:]
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("x="+rest), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return key, rest
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) != 1 || ce.Assigns[0].Value == nil {
+		return key, ""
+	}
+	saved := r.source
+	r.source = &sourceFile{name: r.sourceName(), text: "x=" + rest}
+	defer func() { r.source = saved }()
+	return key, r.expandAssignValue(ce.Assigns[0].Value)
 }
 
 // elemText is the source text of an element of a compound assignment
