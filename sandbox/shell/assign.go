@@ -150,9 +150,9 @@ func (r *Interp) dynamicVar(name string) *Var {
 		}
 		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
 	case "SHELLOPTS":
-		return &Var{Set: true, Str: r.shellopts()}
+		return &Var{Attr: AttrReadonly, Set: true, Str: r.shellopts()}
 	case "BASHOPTS":
-		return &Var{Set: true, Str: r.bashopts()}
+		return &Var{Attr: AttrReadonly, Set: true, Str: r.bashopts()}
 	}
 	return nil
 }

@@ -628,7 +628,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 	}
 	var listed map[string]*Var
 	if cmd != "local" {
-		listed = r.listedDynamicArrays()
+		listed = r.listedDynamicVars()
 		names = mergeNames(names, listed)
 	}
 	for _, n := range names {
@@ -684,12 +684,12 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 	return r.writeOut(cmd, sb.String())
 }
 
-// listedDynamicArrays is the arrays bash computes on use that its
+// listedDynamicVars is the variables bash computes on use that its
 // declare listings show although the shell holds no variable for them,
 // with the values bash lists: BASH_ARGC and BASH_ARGV (without extdebug),
 // DIRSTACK (until first used), BASH_ALIASES and BASH_CMDS empty;
-// FUNCNAME unset outside functions.
-func (r *Interp) listedDynamicArrays() map[string]*Var {
+// FUNCNAME unset outside functions; the readonly SHELLOPTS and BASHOPTS.
+func (r *Interp) listedDynamicVars() map[string]*Var {
 	empty := func(a Attr) *Var {
 		return &Var{Attr: a, Set: true, Index: &IndexedArray{}, Assoc: &AssocArray{}}
 	}
@@ -701,6 +701,8 @@ func (r *Interp) listedDynamicArrays() map[string]*Var {
 		"DIRSTACK":     empty(AttrIndexed),
 		"FUNCNAME":     {Attr: AttrIndexed},
 		"PIPESTATUS":   r.dynamicVar("PIPESTATUS"),
+		"SHELLOPTS":    r.dynamicVar("SHELLOPTS"),
+		"BASHOPTS":     r.dynamicVar("BASHOPTS"),
 	}
 	if r.dirStackUsed {
 		m["DIRSTACK"] = r.dynamicVar("DIRSTACK")
