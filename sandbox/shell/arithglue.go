@@ -92,7 +92,7 @@ func (r *Interp) arithSourceMode(x syntax.ArithmExpr, start, end uint, rawSQ boo
 			return false
 		case *syntax.Lit:
 			if strings.Contains(n.Value, "\\") {
-				add(n, strings.ReplaceAll(n.Value, "\\", ""))
+				add(n, unbackslash(n.Value))
 			}
 		}
 		return true
@@ -109,6 +109,22 @@ func (r *Interp) arithSourceMode(x syntax.ArithmExpr, start, end uint, rawSQ boo
 		pos = rp.e
 	}
 	sb.WriteString(src[pos:end])
+	return sb.String()
+}
+
+// unbackslash removes the backslashes that quote a character in an
+// unquoted literal: \\ is one backslash, and a backslash-newline goes.
+func unbackslash(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
 	return sb.String()
 }
 

@@ -1,6 +1,9 @@
 package shell
 
 import (
+	"cmp"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -122,16 +125,34 @@ func (r *Interp) dynamicVar(name string) *Var {
 		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
 	case "DIRSTACK":
+		r.dirStackUsed = true
 		a := &IndexedArray{}
 		a.Set(0, r.dir)
 		for i := len(r.dirStack) - 1; i >= 0; i-- {
 			a.Set(int64(len(r.dirStack)-i), r.dirStack[i])
 		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
+	case "BASH_ALIASES":
+		// the alias table, in bash's order (64 buckets)
+		a := &AssocArray{Buckets: 64}
+		for _, n := range slices.Sorted(maps.Keys(r.aliases)) {
+			a.Set(n, r.aliases[n])
+		}
+		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
+	case "BASH_CMDS":
+		// the command hash table, oldest first so that the newest of
+		// a bucket comes first, as hash lists them
+		a := &AssocArray{Buckets: 256}
+		names := slices.Collect(maps.Keys(r.hashes))
+		slices.SortFunc(names, func(x, y string) int { return cmp.Compare(r.hashMeta[x].seq, r.hashMeta[y].seq) })
+		for _, n := range names {
+			a.Set(n, r.hashes[n])
+		}
+		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
 	case "SHELLOPTS":
-		return &Var{Set: true, Str: r.shellopts()}
+		return &Var{Attr: AttrReadonly, Set: true, Str: r.shellopts()}
 	case "BASHOPTS":
-		return &Var{Set: true, Str: r.bashopts()}
+		return &Var{Attr: AttrReadonly, Set: true, Str: r.bashopts()}
 	}
 	return nil
 }
@@ -227,7 +248,11 @@ func (e shellErr) Error() string { return string(e) }
 func (r *Interp) assign(name, value string, appendTo bool) error {
 	rname, sub, viaRef := r.vars.resolve(name)
 	if viaRef && sub != "" {
-		return r.assignElem(rname, sub, value, appendTo)
+		if t := r.vars.get(rname); (sub == "@" || sub == "*") && (t == nil || t.Attr&AttrAssoc == 0) {
+			// a reference to x[@] names no element to assign
+			return shellErr(rname + "[" + sub + "]: bad array subscript")
+		}
+		return r.assignElem(rname, r.expandSubscriptText(sub), value, appendTo)
 	}
 	v, _ := r.vars.lookup(rname)
 	if v == nil {
@@ -330,6 +355,16 @@ func (r *Interp) applyCase(a Attr, s string) string {
 // assignElem sets name[sub].
 func (r *Interp) assignElem(name, sub, value string, appendTo bool) error {
 	rname, _, _ := r.vars.resolve(name)
+	if v, _ := r.vars.lookup(rname); v == nil && !appendTo {
+		switch rname {
+		case "BASH_ALIASES":
+			r.aliases[sub] = value // an alias
+			return nil
+		case "BASH_CMDS":
+			r.hashSet(sub, value, 0) // a remembered command
+			return nil
+		}
+	}
 	v, _ := r.vars.lookup(rname)
 	if v == nil {
 		v = &Var{Attr: AttrIndexed, Index: &IndexedArray{}}
@@ -390,11 +425,27 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	name := as.Name.Value
 	if r.vars.circular(name) {
 		r.errorf("warning: %s: circular name reference", name)
+		if r.vars.selfRefLocal(name) && as.Index == nil && as.Array == nil {
+			return r.assignGlobalScalar(name, r.expandAssignValue(as.Value), as.Append)
+		}
 		return false
 	}
 	if v := r.vars.get(name); v != nil && v.Attr&AttrReadonly != 0 {
 		// a nameref names its target
 		rn, _, _ := r.vars.resolve(name)
+		if as.Index != nil && as.Array == nil && v.Attr&AttrAssoc == 0 {
+			// the subscript is checked first: a[-n] before the start
+			raw := r.curText(as.Index)
+			sub := r.arithSource(as.Index, as.Index.Pos().Offset(), as.Index.End().Offset())
+			top := v.Index.Max()
+			if v.Attr&AttrIndexed == 0 && v.Set {
+				top = 0 // a scalar is element 0
+			}
+			if i, err := r.arithEvalErr(sub); err == nil && i < 0 && i+top+1 < 0 {
+				r.errorf("%s[%s]: bad array subscript", rn, raw)
+				return false
+			}
+		}
 		r.errorf("%s: readonly variable", rn)
 		if !r.opts.posix {
 			return false
@@ -441,6 +492,30 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 	return true
 }
 
+// assignGlobalScalar assigns the global variable name, past any local
+// of the same name and without following a nameref.
+func (r *Interp) assignGlobalScalar(name, value string, appendTo bool) bool {
+	g := r.vars.global().vars[name]
+	if g == nil {
+		g = &Var{}
+		r.vars.global().vars[name] = g
+	}
+	if g.Attr&AttrReadonly != 0 {
+		r.errorf("%s: readonly variable", name)
+		return false
+	}
+	if g.Attr&AttrNameref != 0 || g.IsArray() {
+		return false
+	}
+	val, err := r.attrValue(g, g.Str, value, appendTo && g.Set)
+	if err != nil {
+		r.errorf("%s", err.Error())
+		return false
+	}
+	g.Str, g.Set = val, true
+	return true
+}
+
 // fatalArithErr handles an arithmetic error in assigning to an integer
 // variable or an array element as bash does: a -c string ends, a script
 // abandons the current top-level command and the rest of its line.
@@ -450,7 +525,9 @@ func (r *Interp) fatalArithErr(err error) {
 	}
 }
 
-// arithAssignFailed is fatalArithErr once the error is reported.
+// arithAssignFailed is what an arithmetic error in an assignment or a
+// subscript does once it is reported: a script abandons the rest of the
+// line, a -c string ends.
 func (r *Interp) arithAssignFailed() {
 	if !r.cmdString {
 		panic(errDiscard)
@@ -469,14 +546,24 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 		}
 		r.vars.global().vars[rname] = v
 	}
+	return r.assignArrayTo(v, rname, arr, appendTo)
+}
+
+// assignArrayTo performs rname=(...) or rname+=(...) on v, the variable
+// rname names where the assignment is made.
+func (r *Interp) assignArrayTo(v *Var, rname string, arr *syntax.ArrayExpr, appendTo bool) bool {
 	if v.Attr&AttrReadonly != 0 {
 		r.errorf("%s: readonly variable", rname)
 		return false
 	}
 	if v.Attr&AttrAssoc != 0 {
-		if !appendTo {
-			v.Assoc = &AssocArray{}
+		// the values are expanded before the array changes:
+		// h=([k]="${h[k]} more")
+		na := v.Assoc
+		if !appendTo || na == nil {
+			na = v.Assoc.emptied()
 		}
+		defer func() { v.Assoc = na }()
 		for _, el := range arr.Elems {
 			if el.Index == nil {
 				// bash 5.2: a=(k1 v1 k2 v2) assigns pairs.
@@ -489,31 +576,53 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 				r.errorf("[%s]=%s: bad array subscript", shellQuote(key), shellQuote(val))
 				continue
 			}
-			old, _ := v.Assoc.Get(key)
+			old, _ := na.Get(key)
 			nv, err := r.attrValue(v, old, val, false)
 			if err != nil {
 				r.errorf("%s", err.Error())
 				r.fatalArithErr(err)
 				return false
 			}
-			v.Assoc.Set(key, nv)
+			na.Set(key, nv)
 		}
-		// Key-value pairs without subscripts.
-		var words []*syntax.Word
+		// Key-value pairs without subscripts, each word expanded as an
+		// assignment's value (no splitting, no globbing); in a list that
+		// starts with a subscript, a word without one is an error.
+		keyed := len(arr.Elems) > 0 && (arr.Elems[0].Index != nil || isAppendElem(arr.Elems[0]))
+		var key string
+		isValue, badKey := false, false
 		for _, el := range arr.Elems {
-			if el.Index == nil && el.Value != nil {
-				words = append(words, el.Value)
+			if el.Index != nil || el.Value == nil {
+				continue
 			}
-		}
-		if len(words) > 0 {
-			list := r.expandWords(words)
-			for i := 0; i < len(list); i += 2 {
-				val := ""
-				if i+1 < len(list) {
-					val = list[i+1]
+			if k, w, ok := appendElem(el); ok && keyed {
+				val := r.expandAssignValue(w)
+				old, _ := na.Get(k)
+				nv, err := r.attrValue(v, old, val, true)
+				if err != nil {
+					r.errorf("%s", err.Error())
+					return false
 				}
-				v.Assoc.Set(list[i], val)
+				na.Set(k, nv)
+				continue
 			}
+			w := r.expandString(el.Value)
+			switch {
+			case keyed:
+				r.errorf("%s: %s: must use subscript when assigning associative array", rname, w)
+				continue
+			case isValue && !badKey:
+				na.Set(key, w)
+			case !isValue:
+				key, badKey = w, w == ""
+				if badKey {
+					r.errorf("%s: bad array subscript", r.curText(el.Value))
+				}
+			}
+			isValue = !isValue
+		}
+		if isValue && !badKey {
+			na.Set(key, "")
 		}
 		v.Set = true
 		return true
@@ -627,6 +736,12 @@ func (r *Interp) assignArray(name string, arr *syntax.ArrayExpr, appendTo bool) 
 	return true
 }
 
+// isAppendElem reports whether el is [sub]+=value.
+func isAppendElem(el *syntax.ArrayElem) bool {
+	_, _, ok := appendElem(el)
+	return ok
+}
+
 // appendElem splits an element [sub]+=value of a compound assignment,
 // which the parser reads as a word without a subscript, into the
 // subscript and the value.
@@ -711,10 +826,7 @@ func (r *Interp) unsetElem(name, sub string) bool {
 	}
 	switch {
 	case v.Attr&AttrAssoc != 0:
-		if sub == "@" || sub == "*" {
-			v.Assoc = &AssocArray{}
-			return true
-		}
+		// bash 5.2: unset 'A[@]' unsets the key @
 		v.Assoc.Unset(sub)
 	case v.Attr&AttrIndexed != 0:
 		if sub == "@" || sub == "*" {

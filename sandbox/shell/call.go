@@ -261,9 +261,10 @@ func (r *Interp) environ() []string {
 				continue
 			}
 			// An inner scope's k hides this one (most commands run with
-			// the global scope alone).
+			// the global scope alone), unless it has no value yet
+			// (local k).
 			for _, inner := range scopes[i+1:] {
-				if _, ok := inner.vars[k]; ok {
+				if iv, ok := inner.vars[k]; ok && (iv.Set || iv.IsArray()) {
 					continue vars
 				}
 			}
@@ -286,11 +287,15 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 			if !r.assignNode(as, false) {
 				return nil
 			}
+			// they stay exported, as in the command's environment
+			if v := r.vars.get(as.Name.Value); v != nil {
+				v.Attr |= AttrExport
+			}
 		}
 		return func() {}
 	}
 	// Temporary: a new scope holding exported copies.
-	sc := &scope{vars: map[string]*Var{}, fn: r.vars.top().fn}
+	sc := &scope{vars: map[string]*Var{}, fn: r.vars.top().fn, temp: true}
 	r.vars.scopes = append(r.vars.scopes, sc)
 	for _, as := range list {
 		val := ""

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -65,7 +66,7 @@ func builtinDeclare(r *Interp, args []string) int {
 // declare implements declare, typeset, local, export, readonly.
 func (r *Interp) declare(cmd string, items []declItem) int {
 	var on, off Attr
-	print, funcs, funcNames, global := false, false, false, false
+	print, funcs, funcNames, global, inherit := false, false, false, false, false
 	switch cmd {
 	case "export":
 		on |= AttrExport
@@ -83,7 +84,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 	for _, it := range items {
 		w := it.word
 		if cmd == "local" && it.assign == nil && w == "-" {
-			if sc := r.vars.top(); sc.opts == nil {
+			if sc := r.vars.localScope(); sc.opts == nil {
 				saved := r.opts
 				sc.opts = &saved
 			}
@@ -127,6 +128,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 				case 'g':
 					global = true
 				case 'I':
+					inherit = true
 				default:
 					r.builtinErr(cmd, "-%c: invalid option", c)
 					r.writeErr(cmd + ": usage: " + declUsage(cmd) + "\n")
@@ -180,7 +182,7 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 	}
 	status := 0
 	for _, it := range operands {
-		if !r.declareOne(cmd, it, on, off, global, unexport) {
+		if !r.declareOne(cmd, it, on, off, declFlags{global: global, unexport: unexport, inherit: inherit}) {
 			status = 1
 		}
 	}
@@ -197,7 +199,7 @@ func (r *Interp) declTargetIsArray(cmd, name string, global bool) bool {
 	}
 	var v *Var
 	if r.funcDepth > 0 && !global {
-		v = r.vars.top().vars[name]
+		v = r.vars.localScope().vars[name]
 	} else {
 		v = r.vars.get(name)
 	}
@@ -217,7 +219,15 @@ func declUsage(cmd string) string {
 }
 
 // declareOne applies declare to one operand.
-func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexport bool) bool {
+// declFlags are declare's options that are not attributes.
+type declFlags struct {
+	global   bool // -g
+	unexport bool // export -n
+	inherit  bool // -I: a new local starts as the variable it hides
+}
+
+func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, fl declFlags) bool {
+	global, unexport := fl.global, fl.unexport
 	var name, sub string
 	var hasValue, appendTo, hasSub bool
 	var value string
@@ -262,16 +272,16 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		name = n
 	}
 	// declare 'a=(1 2)' as a word, or declare -a a='(1 2)', is still a
-	// compound assignment.
+	// compound assignment; so is declare -a a[n]='(1 2)', to the array.
 	arrFromString := false
-	if arr == nil && hasValue && !hasSub && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0 || r.declTargetIsArray(cmd, name, global)) {
+	if arr == nil && hasValue && (!hasSub || on&(AttrIndexed|AttrAssoc) != 0) && strings.HasPrefix(value, "(") && strings.HasSuffix(value, ")") && (on&(AttrIndexed|AttrAssoc) != 0 || r.declTargetIsArray(cmd, name, global)) {
 		if f, err := syntax.NewParser().Parse(strings.NewReader("x="+value), ""); err == nil && len(f.Stmts) == 1 {
 			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
 				saved := r.source
 				r.source = &sourceFile{name: r.sourceName(), text: "x=" + value}
 				defer func() { r.source = saved }()
 				arr = ce.Assigns[0].Array
-				arrFromString = true
+				arrFromString, hasSub = true, false
 			}
 		}
 	}
@@ -310,13 +320,28 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		return false
 	}
 	if on&AttrNameref != 0 && hasValue && arr == nil {
+		if old, _ := r.vars.lookup(name); appendTo && old != nil && old.Attr&AttrNameref != 0 && old.Set {
+			// declare -n ref+=x appends to the name ref holds
+			if target := old.Str + value; target == name {
+				r.errorf("%s: nameref variable self references not allowed", name)
+				return false
+			} else if validName(strings.SplitN(target, "[", 2)[0]) {
+				value, appendTo = target, false
+			}
+		}
 		if !validName(strings.SplitN(value, "[", 2)[0]) {
 			r.builtinErr(cmd, "`%s': invalid variable name for name reference", value)
 			return false
 		}
 		if value == name {
-			r.builtinErr(cmd, "%s: nameref variable self references not allowed", name)
-			return false
+			if r.funcDepth == 0 || global || cmd == "export" || cmd == "readonly" {
+				r.builtinErr(cmd, "%s: nameref variable self references not allowed", name)
+				return false
+			}
+			// a function's v -> v: bash warns, and v then stands for the
+			// global v
+			r.builtinErr(cmd, "warning: %s: circular name reference", name)
+			r.errorf("warning: %s: circular name reference", name)
 		}
 	}
 	// Where the variable lives: a function's scope for declare/local
@@ -324,34 +349,68 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	// and readonly act on the visible variable.
 	var sc *scope
 	v := (*Var)(nil)
+	fresh := false // v is made here
 	target := name
+	if hasSub && hasValue && on&AttrIndexed != 0 {
+		// declare -a ref[n]=v: ref stops being a reference
+		if rv, _ := r.vars.lookup(name); rv != nil && rv.Attr&AttrNameref != 0 {
+			r.errorf("warning: %s: removing nameref attribute", name)
+			rv.Attr &^= AttrNameref
+			rv.Str, rv.Set = "", false
+		}
+	}
 	if on&AttrNameref == 0 && off&AttrNameref == 0 {
 		target, _, _ = r.vars.resolve(name)
 	}
 	local := (cmd == "local" || cmd == "declare" || cmd == "typeset") && r.funcDepth > 0 && !global
 	if local {
-		sc = r.vars.top()
+		sc = r.vars.localScope()
 		v = sc.vars[target]
 		if g := r.vars.global().vars[target]; v == nil && g != nil && g.Attr&AttrReadonly != 0 && sc != r.vars.global() {
 			// bash refuses a local that would shadow a global readonly
-			// (a readonly local of a calling function may be shadowed).
+			// (a readonly local of a calling function may be shadowed);
+			// a compound value is refused first.
+			if arr != nil {
+				r.errorf("%s: readonly variable", target)
+			}
 			r.builtinErr(cmd, "%s: readonly variable", target)
 			return false
 		}
 		if v == nil {
-			v = &Var{}
+			v, fresh = &Var{}, true
 			// local inherits nothing, but a local of an exported name
-			// stays unexported unless asked.
+			// stays unexported unless asked; one of a name assigned
+			// before the command (var=x local var) takes that variable.
+			if t, tsc := r.vars.lookup(target); t != nil && (tsc.temp || fl.inherit && t.Attr&AttrNameref == 0) {
+				*v = *t
+				if t.Index != nil {
+					v.Index = t.Index.clone()
+				}
+				if t.Assoc != nil {
+					v.Assoc = t.Assoc.clone()
+				}
+			}
 			sc.vars[target] = v
 		}
 	} else {
+		var vsc *scope
 		if global {
 			v = r.vars.global().vars[target]
 		} else {
-			v, _ = r.vars.lookup(target)
+			v, vsc = r.vars.lookup(target)
+		}
+		if vsc != nil && vsc.temp && on&(AttrExport|AttrReadonly) != 0 {
+			// export or readonly of a variable assigned before the
+			// command (var=x export var) keeps it once the command ends.
+			t := v
+			if v, _ = r.vars.lookupLasting(target); v == nil {
+				v = &Var{}
+				r.vars.global().vars[target] = v
+			}
+			*v = *t
 		}
 		if v == nil {
-			v = &Var{}
+			v, fresh = &Var{}, true
 			r.vars.global().vars[target] = v
 		}
 	}
@@ -366,7 +425,16 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		}
 		return false
 	}
-	if on&AttrAssoc != 0 && v.Attr&AttrIndexed != 0 && v.Index.Len() > 0 {
+	if on&AttrAssoc != 0 && v.Attr&AttrIndexed != 0 {
+		if arr != nil {
+			// bash's compound assignment reports it first, after the
+			// name of the function running
+			prefix := ""
+			if n := len(r.frames); n > 0 {
+				prefix = r.frames[n-1].fn + ": "
+			}
+			r.errorf("%s%s: cannot convert indexed to associative array", prefix, target)
+		}
 		r.builtinErr(cmd, "%s: cannot convert indexed to associative array", target)
 		return false
 	}
@@ -399,11 +467,16 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		// declare a[n]: a is an array (the subscript is ignored)
 		on |= AttrIndexed
 	}
-	// Types first.
+	// Types first. A scalar made an array keeps its value as element 0,
+	// but a function's variable starts empty.
+	keep := v.Set && !v.IsArray() && !local
 	if on&AttrAssoc != 0 && v.Attr&AttrAssoc == 0 {
 		v.Attr |= AttrAssoc
 		v.Assoc = &AssocArray{}
-		if v.Set && !v.IsArray() {
+		if !fresh && !local {
+			v.Assoc.Buckets = 128 // bash's table for a converted variable
+		}
+		if keep {
 			v.Assoc.Set("0", v.Str)
 		}
 		v.Str = ""
@@ -411,7 +484,7 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	if on&AttrIndexed != 0 && v.Attr&AttrIndexed == 0 {
 		v.Attr |= AttrIndexed
 		v.Index = &IndexedArray{}
-		if v.Set {
+		if keep {
 			v.Index.Set(0, v.Str)
 		}
 		v.Str = ""
@@ -434,10 +507,13 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		case v.Attr&AttrNameref != 0 && arr == nil:
 			v.Str, v.Set = value, true
 		case arr != nil:
-			if local {
-				ok = r.assignArrayVar(v, arr, appendTo)
+			if local && fresh {
+				// local a=("${a[@]}"): the values are the outer a's
+				delete(sc.vars, target)
+				ok = r.assignArrayTo(v, target, arr, appendTo)
+				sc.vars[target] = v
 			} else {
-				ok = r.assignArray(target, arr, appendTo)
+				ok = r.assignArrayTo(v, target, arr, appendTo)
 			}
 		case hasSub:
 			if err := r.assignElemVar(v, target, sub, value, appendTo); err != nil {
@@ -487,19 +563,6 @@ func declDisplay(it declItem) string {
 		return it.assign.Name.Value
 	}
 	return it.word
-}
-
-// assignArrayVar assigns an array value to a variable not reachable by
-// name lookup order (a new local).
-func (r *Interp) assignArrayVar(v *Var, arr *syntax.ArrayExpr, appendTo bool) bool {
-	// Put v where assignArray will find it: it is already in the top
-	// scope under its name, which lookup finds first.
-	for name, x := range r.vars.top().vars {
-		if x == v {
-			return r.assignArray(name, arr, appendTo)
-		}
-	}
-	return false
 }
 
 // assignElemVar sets an element of v (known to be in scope as name).
@@ -567,15 +630,22 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 	names := r.vars.names()
 	if cmd == "local" {
 		names = nil
-		for k := range r.vars.top().vars {
+		for k := range r.vars.localScope().vars {
 			names = append(names, k)
 		}
 		sort.Strings(names)
 	}
+	var listed map[string]*Var
+	if cmd != "local" {
+		listed = r.listedDynamicVars()
+		names = mergeNames(names, listed)
+	}
 	for _, n := range names {
 		v, _ := r.vars.lookup(n)
 		if cmd == "local" {
-			v = r.vars.top().vars[n]
+			v = r.vars.localScope().vars[n]
+		} else if v == nil {
+			v = listed[n]
 		}
 		if v == nil {
 			continue
@@ -607,11 +677,7 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 			}
 			sb.WriteString(line + "\n")
 		case "local":
-			if v.Set {
-				sb.WriteString(n + "=" + shellQuoteValue(v.Str, r.opts.posix) + "\n")
-			} else {
-				sb.WriteString(n + "\n")
-			}
+			sb.WriteString(r.declareLine(n, v) + "\n")
 		default:
 			if withAttrs {
 				sb.WriteString(r.declareLine(n, v) + "\n")
@@ -625,6 +691,49 @@ func (r *Interp) printVars(cmd string, filter Attr, withAttrs bool) int {
 		}
 	}
 	return r.writeOut(cmd, sb.String())
+}
+
+// listedDynamicVars is the variables bash computes on use that its
+// declare listings show although the shell holds no variable for them,
+// with the values bash lists: BASH_ARGC and BASH_ARGV (without extdebug),
+// DIRSTACK (until first used), BASH_ALIASES and BASH_CMDS empty;
+// FUNCNAME unset outside functions; the readonly SHELLOPTS and BASHOPTS.
+func (r *Interp) listedDynamicVars() map[string]*Var {
+	empty := func(a Attr) *Var {
+		return &Var{Attr: a, Set: true, Index: &IndexedArray{}, Assoc: &AssocArray{}}
+	}
+	m := map[string]*Var{
+		"BASH_ALIASES": empty(AttrAssoc),
+		"BASH_CMDS":    empty(AttrAssoc),
+		"BASH_ARGC":    empty(AttrIndexed),
+		"BASH_ARGV":    empty(AttrIndexed),
+		"DIRSTACK":     empty(AttrIndexed),
+		"FUNCNAME":     {Attr: AttrIndexed},
+		"PIPESTATUS":   r.dynamicVar("PIPESTATUS"),
+		"SHELLOPTS":    r.dynamicVar("SHELLOPTS"),
+		"BASHOPTS":     r.dynamicVar("BASHOPTS"),
+	}
+	if r.dirStackUsed {
+		m["DIRSTACK"] = r.dynamicVar("DIRSTACK")
+	}
+	for _, n := range []string{"BASH_ARGC", "BASH_ARGV", "FUNCNAME", "BASH_LINENO", "BASH_SOURCE"} {
+		if v := r.dynamicVar(n); v != nil {
+			m[n] = v
+		}
+	}
+	return m
+}
+
+// mergeNames is the sorted names with those of extra that it lacks.
+func mergeNames(names []string, extra map[string]*Var) []string {
+	out := slices.Clone(names)
+	for n := range extra {
+		if !slices.Contains(names, n) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // shellQuoteValue quotes a value as set and declare (without -p) print

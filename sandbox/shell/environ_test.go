@@ -35,7 +35,14 @@ func TestEnvironScopes(t *testing.T) {
 		}
 		var want []string
 		for _, n := range names {
-			v, _ := r.vars.lookup(n)
+			// the innermost variable with a value decides: a local
+			// without one (local n) leaves an outer one exported
+			var v *Var
+			for i := len(r.vars.scopes) - 1; i >= 0 && v == nil; i-- {
+				if x, ok := r.vars.scopes[i].vars[n]; ok && (x.Set || x.IsArray()) {
+					v = x
+				}
+			}
 			if v != nil && v.Attr&AttrExport != 0 && !v.IsArray() && v.Set && v.Attr&AttrNameref == 0 {
 				want = append(want, n+"="+v.Str)
 			}

@@ -545,56 +545,61 @@ func unescapeAll(v string) string {
 	return sb.String()
 }
 
+// tildePrefix expands the tilde prefix that starts s (up to a '/', or a
+// ':' in assignments): the directory and the rest of s, joined by a NUL.
+// more says that other parts of the word follow s.
+func (r *Interp) tildePrefix(s string, assign, more bool) (string, bool) {
+	// s starts with ~; it ends at the first '/' (or ':' in assignments).
+	end := strings.IndexByte(s, '/')
+	if assign {
+		if j := strings.IndexByte(s, ':'); j >= 0 && (end < 0 || j < end) {
+			end = j
+		}
+	}
+	if end < 0 {
+		if more {
+			return "", false
+		}
+		end = len(s)
+	}
+	user := s[1:end]
+	var home string
+	switch user {
+	case "":
+		h, ok := r.getScalar("HOME")
+		if !ok {
+			home = "/home/user"
+		} else {
+			home = h
+		}
+	case "+":
+		home, _ = r.getScalar("PWD")
+	case "-":
+		h, ok := r.getScalar("OLDPWD")
+		if !ok {
+			return "", false
+		}
+		home = h
+	case "user":
+		home = "/home/user"
+	case "root":
+		home = "/root"
+	default:
+		d, ok := r.dirStackEntry(user)
+		if !ok {
+			return "", false
+		}
+		home = d
+	}
+	return home + "\x00" + s[end:], true
+}
+
 // expandTildes expands a leading ~ (and, in assignments, each ~ after an
 // unquoted ':' or the first '='), adding quoted text for what it
 // replaced. more says that other parts of the word follow v: a tilde
 // prefix that runs on into them (~$USER, ~"x") is not expanded.
 func (r *Interp) expandTildes(x *xbuf, v string, atStart, assign, more bool, eqAt int) string {
-	expand1 := func(s string) (string, bool) {
-		// s starts with ~; it ends at the first '/' (or ':' in assignments).
-		end := strings.IndexByte(s, '/')
-		if assign {
-			if j := strings.IndexByte(s, ':'); j >= 0 && (end < 0 || j < end) {
-				end = j
-			}
-		}
-		if end < 0 {
-			if more {
-				return "", false
-			}
-			end = len(s)
-		}
-		user := s[1:end]
-		var home string
-		switch user {
-		case "":
-			h, ok := r.getScalar("HOME")
-			if !ok {
-				home = "/home/user"
-			} else {
-				home = h
-			}
-		case "+":
-			home, _ = r.getScalar("PWD")
-		case "-":
-			h, ok := r.getScalar("OLDPWD")
-			if !ok {
-				return "", false
-			}
-			home = h
-		case "user":
-			home = "/home/user"
-		case "root":
-			home = "/root"
-		default:
-			d, ok := r.dirStackEntry(user)
-			if !ok {
-				return "", false
-			}
-			home = d
-		}
-		return home + "\x00" + s[end:], true
-	}
+	expand1 := func(s string) (string, bool) { return r.tildePrefix(s, assign, more) }
 	if atStart && strings.HasPrefix(v, "~") {
 		if out, ok := expand1(v); ok {
 			home, rest, _ := strings.Cut(out, "\x00")

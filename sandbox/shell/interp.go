@@ -159,18 +159,21 @@ type Interp struct {
 	traps    map[string]string
 	dir      string
 	dirStack []string
-	fds      *fdTable
-	params   []string
-	arg0     string
-	pid      int // $$
-	ppid     int
-	bashpid  int
-	jobs     *jobTable
-	rand     uint32 // $RANDOM state
-	started  time.Time
-	hashes   map[string]string
-	hashMeta map[string]hashMeta // hits and age of each entry of hashes
-	hashSeq  uint64
+	// dirStackUsed is set once $DIRSTACK has been read: bash's listings
+	// show it empty until then.
+	dirStackUsed bool
+	fds          *fdTable
+	params       []string
+	arg0         string
+	pid          int // $$
+	ppid         int
+	bashpid      int
+	jobs         *jobTable
+	rand         uint32 // $RANDOM state
+	started      time.Time
+	hashes       map[string]string
+	hashMeta     map[string]hashMeta // hits and age of each entry of hashes
+	hashSeq      uint64
 
 	// Execution state of the current Run.
 	ctx                    context.Context
@@ -431,8 +434,21 @@ func (r *Interp) Exited() bool { return r.exited }
 // Status is $?.
 func (r *Interp) Status() int { return r.status }
 
-// Var returns the value of a variable as $name gives it.
-func (r *Interp) Var(name string) (string, bool) {
+// Var returns the value of a variable as $name gives it. A reference
+// to an array element whose subscript would run expansions (x[$(cmd)])
+// reads as unset: the host's read runs nothing and reports nothing.
+func (r *Interp) Var(name string) (val string, ok bool) {
+	if _, sub, viaRef := r.vars.resolve(name); viaRef && strings.ContainsAny(sub, "$`") {
+		return "", false
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			if _, isExit := e.(*exitError); !isExit {
+				panic(e)
+			}
+			val, ok = "", false
+		}
+	}()
 	return r.getScalar(name)
 }
 
@@ -532,6 +548,7 @@ func (r *Interp) subshell() *Interp {
 		}
 	}
 	c.dirStack = append([]string(nil), r.dirStack...)
+	c.dirStackUsed = r.dirStackUsed
 	c.params = append([]string(nil), r.params...)
 	c.fds = r.fds.clone()
 	c.jobs = r.jobs.inherit()

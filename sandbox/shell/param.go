@@ -125,6 +125,9 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 	// ${!a[@]}: the keys.
 	if pe.Excl && hasIdx && (idx == "@" || idx == "*") {
 		v := r.vars.get(name)
+		if v == nil {
+			v = r.dynamicVar(name)
+		}
 		var keys []string
 		if v != nil {
 			keys = v.keys()
@@ -140,6 +143,9 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 		if v != nil && v.Attr&AttrNameref != 0 && !hasIdx {
 			// ${!ref} of a nameref is the name it refers to.
 			pv = paramValue{vals: []string{v.Str}, set: v.Set}
+		} else if (name == "@" || name == "*") && len(r.params) == 0 {
+			// ${!@} and ${!*} without positional parameters: nothing
+			pv = paramValue{}
 		} else {
 			if !ref.set && target == "" {
 				if !pe.Length {
@@ -164,7 +170,17 @@ func (r *Interp) paramResolve(pe *syntax.ParamExp) paramValue {
 			return paramValue{vals: []string{strconv.Itoa(len(pv.vals))}, set: true}
 		}
 		if !pv.set && r.opts.nounset && name != "@" && name != "*" {
-			r.unbound(pe, pv)
+			if !hasIdx || pe.Excl {
+				r.unbound(pe, pv)
+			}
+			// ${#a[i]}: an unset element of an array is 0 long; only
+			// an unset array is an error, by its name
+			if v := r.vars.get(name); v == nil || !v.Set {
+				// bash reports it and reads on from the next line
+				r.errorf("%s: unbound variable", name)
+				r.status = 127
+				panic(errDiscard)
+			}
 		}
 		return paramValue{vals: []string{strconv.Itoa(utf8.RuneCountInString(pv.str()))}, set: true}
 	}
@@ -184,9 +200,28 @@ func (r *Interp) indirect(target string, pe *syntax.ParamExp) paramValue {
 	}
 	if hasSub && sub != "@" && sub != "*" {
 		// Evaluate the subscript as written in the value.
-		return r.lookupParam(name, sub, true, pe)
+		return r.lookupParam(name, r.expandSubscriptText(sub), true, pe)
 	}
 	return r.lookupParam(name, sub, hasSub, pe)
+}
+
+// expandSubscriptText expands the subscript of a name held in a value
+// (a nameref's x[$i], ${!v} of "x[$(cmd)]") as bash expands subscripts:
+// parameters, command substitutions and arithmetic, as if in double
+// quotes.
+func (r *Interp) expandSubscriptText(sub string) string {
+	if !strings.ContainsAny(sub, "$`") {
+		return sub
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(sub))
+	if err != nil {
+		return sub
+	}
+	// the parsed nodes' offsets are into sub
+	saved := r.source
+	r.source = &sourceFile{name: r.sourceName(), text: sub}
+	defer func() { r.source = saved }()
+	return r.expandHeredoc(w)
 }
 
 func isSpecialParam(name string) bool {
@@ -251,11 +286,15 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 	}
 	if r.vars.circular(name) {
 		r.errorf("warning: %s: circular name reference", name)
+		if g := r.vars.global().vars[name]; g != nil && !hasIdx && r.vars.selfRefLocal(name) && g.Attr&AttrNameref == 0 {
+			s, ok := g.scalar()
+			return paramValue{name: name, vals: []string{s}, set: ok}
+		}
 		return paramValue{}
 	}
 	rname, rsub, viaRef := r.vars.resolve(name)
 	if viaRef && !hasIdx {
-		idx, hasIdx = rsub, true
+		idx, hasIdx = r.expandSubscriptText(rsub), true
 	}
 	v := r.dynamicVar(rname)
 	if v == nil {
@@ -271,6 +310,10 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 		return pv
 	}
 	if v == nil {
+		if hasIdx {
+			// an unset array's subscript is still evaluated
+			r.arrayIndex(rname, idx, nil)
+		}
 		return pv
 	}
 	if !hasIdx {
@@ -305,7 +348,9 @@ func (r *Interp) lookupParam(name, idx string, hasIdx bool, pe *syntax.ParamExp)
 func (r *Interp) arrayIndex(name, sub string, v *Var) (int64, bool) {
 	i, ok := r.arithString(sub)
 	if !ok {
-		panic(&exitError{status: 1}) // bash's shell exits
+		// bash abandons what it read: a script reads on from the next
+		// line, bash -c has nothing more to run
+		r.arithAssignFailed()
 	}
 	if i < 0 {
 		max := int64(-1)
@@ -363,6 +408,15 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 				x.joinBreaks(r)
 				val = string(x.b)
 			}
+			if av := r.vars.get(pv.name); pv.list && av != nil && av.Attr&AttrAssoc != 0 && pe.Index != nil {
+				// ${A[@]=x}: @ is a key of an associative array
+				if err := r.assignElem(pv.name, pv.index, val, false); err != nil {
+					r.errorf("%s", err.Error())
+					panic(errDiscard)
+				}
+				nv, _ := av.Assoc.Get(pv.index)
+				return paramValue{vals: []string{nv}, set: true, name: pv.name}
+			}
 			if pv.name != "" && pv.list {
 				r.errorf("%s: bad array subscript", paramDisplayName(pe))
 				panic(errDiscard)
@@ -380,7 +434,13 @@ func (r *Interp) applyOps(pe *syntax.ParamExp, pv paramValue) paramValue {
 			}
 			nv, _ := r.getScalar(pv.name)
 			if pv.index != "" {
+				// the element as stored: -i evaluated, -u/-l applied
 				nv = val
+				if av := r.vars.get(pv.name); av != nil {
+					if s, err := r.attrValue(av, "", val, false); err == nil {
+						nv = s
+					}
+				}
 			}
 			return paramValue{vals: []string{nv}, set: true, name: pv.name}
 		case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
@@ -931,7 +991,8 @@ func shellQuoteDouble(s string) string {
 
 // shellQuoteAssocKey quotes an associative array key for declare -p.
 func shellQuoteAssocKey(k string) string {
-	if k == "" || k == "@" || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;~#=!^{}") || !utf8.ValidString(k) {
+	// ~ is quoted where it would expand (first, after : or =), # first
+	if k == "" || k == "@" || k[0] == '~' || k[0] == '#' || strings.Contains(k, ":~") || strings.Contains(k, "=~") || strings.ContainsAny(k, " \t\n\"'\\$`*?[]()<>|&;!^{}") || !utf8.ValidString(k) {
 		return shellQuoteDouble(k)
 	}
 	for i := 0; i < len(k); i++ {

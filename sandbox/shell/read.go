@@ -36,6 +36,7 @@ func (r *Interp) readUntilNUL(fd int, delim byte, nchars int, raw bool, timeout 
 		buf = make([]byte, 512)
 	}
 	count := 0
+	pending := 0 // continuation bytes the last character still needs
 	escaped := false
 	ctx := r.ctx
 	if timeout > 0 {
@@ -77,8 +78,11 @@ func (r *Interp) readUntilNUL(fd int, delim byte, nchars int, raw bool, timeout 
 			line = append(line, c)
 			if c < 0x80 || c >= 0xc0 {
 				count++
+				pending = utf8SeqLen(c) - 1
+			} else if pending > 0 {
+				pending--
 			}
-			if nchars != 0 && count >= abs(nchars) {
+			if nchars != 0 && count >= abs(nchars) && pending == 0 {
 				d.unread(buf[i+1 : n])
 				return line, true, any, nil
 			}
@@ -597,3 +601,19 @@ func builtinMapfile(r *Interp, args []string) int {
 }
 
 func args0(a string) string { return "mapfile" }
+
+// utf8SeqLen is the length of the UTF-8 sequence lead byte c starts (1
+// for ASCII and for bytes that start none).
+func utf8SeqLen(c byte) int {
+	switch {
+	case c >= 0xf8:
+		return 1
+	case c >= 0xf0:
+		return 4
+	case c >= 0xe0:
+		return 3
+	case c >= 0xc0:
+		return 2
+	}
+	return 1
+}

@@ -358,12 +358,17 @@ func repairParam(src string, b []byte, i, end int, rep *repairs) bool {
 			return false
 		}
 	}
-	n := paramNameLen(content)
+	// ${#a[sub]} and ${!a[sub]}: the subscript follows the prefix
+	pre := 0
+	if len(content) > 1 && (content[0] == '#' || content[0] == '!') && paramNameLen(content[1:]) > 0 {
+		pre = 1
+	}
+	n := paramNameLen(content[pre:])
 	if n == 0 && content != "" && strings.IndexByte("@*#?-$!_", content[0]) >= 0 {
 		n = 1
 	}
 	fixed := []byte(src[i : end+1])
-	p := 2 + n
+	p := 2 + pre + n
 	// a subscript the arithmetic parser rejects: keep only word characters
 	if n > 0 && p < len(fixed)-1 && fixed[p] == '[' {
 		if k := strings.IndexByte(string(fixed[p:]), ']'); k > 0 {
@@ -380,7 +385,7 @@ func repairParam(src string, b []byte, i, end int, rep *repairs) bool {
 	}
 	// ${x~} and ${x~~}: parse as ${x,} and ${x,,}; the operator is read
 	// from the source.
-	if n > 0 && p < len(fixed)-1 && fixed[p] == '~' {
+	if pre == 0 && n > 0 && p < len(fixed)-1 && fixed[p] == '~' {
 		fixed[p] = ','
 		if p+1 < len(fixed)-1 && fixed[p+1] == '~' {
 			fixed[p+1] = ','
@@ -754,6 +759,23 @@ func repairError(orig, text string, pe syntax.ParseError, rep *repairs) (string,
 		}
 		b[off], b[off+1] = '_', '_'
 		rep.fix(start, astFix{kind: fixEmptySub, name: text[start:off]})
+	case strings.HasPrefix(msg, "not a valid arithmetic operator: ") || strings.HasSuffix(msg, "` must be followed by an expression"):
+		// m[hello world]=x: bash reads an assignment's subscript to its ]
+		// as a word, blanks and all. The subscript is read from the
+		// original text when the assignment runs.
+		open, close, ok := assignSubscriptAround(text, off)
+		if !ok {
+			// a[b[c]d]=e and the like: reported when it runs
+			if !repairAssignSub(text, b, off, rep) {
+				return "", false
+			}
+			break
+		}
+		for k := open + 1; k < close; k++ {
+			if !isNameByte(b[k]) {
+				b[k] = '_'
+			}
+		}
 	case msg == "invalid parameter name":
 		// ${}: a bad substitution when it runs.
 		if off < 2 || !strings.HasPrefix(text[off-2:], "${}") {
@@ -879,6 +901,45 @@ func timeBefore(text string, off int) int {
 		return -1
 	}
 	return t
+}
+
+// assignSubscriptAround finds the subscript of an assignment word
+// NAME[sub]=... or NAME[sub]+=... at the start of a command (an operand
+// of declare is split into words first), or of an element [sub]=... of a
+// compound assignment, that holds offset off of text: the
+// offsets of its [ and ]. A subscript with quotes, expansions or
+// parentheses is not one it mends.
+func assignSubscriptAround(text string, off int) (open, close int, ok bool) {
+	open = strings.LastIndexAny(text[:off], "[\n")
+	if open < 0 || text[open] != '[' {
+		return 0, 0, false
+	}
+	start := open
+	for start > 0 && isNameByte(text[start-1]) {
+		start--
+	}
+	switch {
+	case start == open:
+		// [sub]=v, an element of a compound assignment
+		if open == 0 || strings.IndexByte("( \t\n", text[open-1]) < 0 {
+			return 0, 0, false
+		}
+	case !validName(text[start:open]) || !cmdStart(text, start):
+		return 0, 0, false
+	}
+	c := strings.IndexAny(text[open:], "]\n")
+	if c < 0 || text[open+c] != ']' {
+		return 0, 0, false
+	}
+	close = open + c
+	if off > close || strings.ContainsAny(text[open+1:close], "[$`'\"\\()") {
+		return 0, 0, false
+	}
+	after := text[close+1:]
+	if !strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "+=") {
+		return 0, 0, false
+	}
+	return open, close, true
 }
 
 // skipBadLines blanks in b the lines from the start of the compound

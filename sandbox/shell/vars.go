@@ -194,6 +194,18 @@ func (a *IndexedArray) Indexes() []int64 {
 type AssocArray struct {
 	Map   map[string]string
 	Order []string // insertion order; deleted keys removed
+	// Buckets is the size bash's table started with, which orders the
+	// keys: 0 for a new associative array's 1024; a variable converted
+	// to one starts with 128.
+	Buckets uint32
+}
+
+// emptied is a without its keys, its table the size it was.
+func (a *AssocArray) emptied() *AssocArray {
+	if a == nil {
+		return &AssocArray{}
+	}
+	return &AssocArray{Buckets: a.Buckets}
 }
 
 func (a *AssocArray) clone() *AssocArray {
@@ -201,7 +213,7 @@ func (a *AssocArray) clone() *AssocArray {
 	for k, v := range a.Map {
 		m[k] = v
 	}
-	return &AssocArray{Map: m, Order: append([]string(nil), a.Order...)}
+	return &AssocArray{Map: m, Order: append([]string(nil), a.Order...), Buckets: a.Buckets}
 }
 
 // Get returns the value of key.
@@ -256,10 +268,14 @@ func bashHash(s string) uint32 {
 	return h
 }
 
-// assocBuckets is the bucket count of bash's associative arrays; bash
-// grows the table (doubling) when it holds twice as many entries.
-func assocBuckets(n int) uint32 {
-	b := uint32(1024)
+// assocBuckets is the bucket count of bash's associative arrays of n
+// keys whose table started with start buckets (0 for 1024); bash grows
+// the table (doubling) when it holds twice as many entries.
+func assocBuckets(n int, start uint32) uint32 {
+	b := start
+	if b == 0 {
+		b = 1024
+	}
 	for uint32(n) >= b*2 && b < 1<<30 {
 		b *= 2
 	}
@@ -271,7 +287,7 @@ func (a *AssocArray) Keys() []string {
 	if a == nil || len(a.Order) == 0 {
 		return nil
 	}
-	mask := assocBuckets(len(a.Order)) - 1
+	mask := assocBuckets(len(a.Order), a.Buckets) - 1
 	type item struct {
 		key    string
 		bucket uint32
@@ -308,6 +324,9 @@ func (a *AssocArray) Values() []string {
 type scope struct {
 	vars map[string]*Var
 	fn   string // function name; "" for the global scope
+	// temp marks the scope of the assignments before a command
+	// (var=x cmd), gone when the command ends.
+	temp bool
 	// opts are the options `local -` saved, restored when the function
 	// returns.
 	opts *options
@@ -347,6 +366,28 @@ func (s *varStore) clone() *varStore {
 
 func (s *varStore) global() *scope { return s.scopes[0] }
 func (s *varStore) top() *scope    { return s.scopes[len(s.scopes)-1] }
+
+// lookupLasting is lookup past the temporary assignments of commands:
+// the variable that stays when they are gone.
+func (s *varStore) lookupLasting(name string) (*Var, *scope) {
+	for i := len(s.scopes) - 1; i >= 0; i-- {
+		if v, ok := s.scopes[i].vars[name]; ok && !s.scopes[i].temp {
+			return v, s.scopes[i]
+		}
+	}
+	return nil, nil
+}
+
+// localScope is the innermost scope that is not a command's temporary
+// assignments: where declare and local make their variables.
+func (s *varStore) localScope() *scope {
+	for i := len(s.scopes) - 1; i > 0; i-- {
+		if !s.scopes[i].temp {
+			return s.scopes[i]
+		}
+	}
+	return s.scopes[0]
+}
 
 // lookup finds name in the innermost scope that has it, without
 // resolving namerefs.
@@ -397,6 +438,13 @@ func (s *varStore) circular(name string) bool {
 			return true
 		}
 	}
+}
+
+// selfRefLocal reports whether name is a function's nameref to itself
+// (local -n v=v), which bash resolves to the global variable.
+func (s *varStore) selfRefLocal(name string) bool {
+	v, sc := s.lookup(name)
+	return v != nil && sc != s.global() && v.Attr&AttrNameref != 0 && v.Set && v.Str == name
 }
 
 // get returns the variable name refers to after namerefs, or nil.
