@@ -255,6 +255,8 @@ func (r *Interp) specialAssign(name, value string) {
 		r.secondsAt = r.now()
 	case "BASH_ARGV0":
 		r.arg0 = value // assigning BASH_ARGV0 sets $0
+	case "BASH_XTRACEFD":
+		r.setXtraceFd(value)
 	case "OPTIND":
 		// Assigning OPTIND (other than getopts itself) restarts getopts
 		// at the start of a word, as bash's getopts_reset does.
@@ -305,6 +307,15 @@ func (r *Interp) applyCase(a Attr, s string) string {
 // assignElem sets name[sub].
 func (r *Interp) assignElem(name, sub, value string, appendTo bool) error {
 	rname, _, _ := r.vars.resolve(name)
+	if rname == "DIRSTACK" {
+		// an element of the directory stack (bash's assign_dirstack)
+		i, err := r.arithEvalErr(sub)
+		if err != nil {
+			return err
+		}
+		r.setDirstackElement(i, value)
+		return nil
+	}
 	v, _ := r.vars.lookup(rname)
 	if v == nil {
 		v = &Var{Attr: AttrIndexed, Index: &IndexedArray{}}
@@ -382,9 +393,16 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 			r.errorf("%s: cannot assign list to array member", name)
 			return false
 		}
+		if r.opts.xtrace && !local {
+			// bash shows a compound assignment as written
+			r.xtrace(r.assignLHS(as) + "=" + r.curText(as.Array))
+		}
 		return r.assignArray(name, as.Array, as.Append)
 	}
 	val := r.expandAssignValue(as.Value)
+	if !local {
+		r.xtraceAssign(r.assignLHS(as), val)
+	}
 	if as.Index != nil {
 		raw := r.curText(as.Index)
 		if raw == "" {
@@ -583,6 +601,9 @@ func (r *Interp) unsetVar(name string) bool {
 	if v.Attr&AttrReadonly != 0 {
 		r.errorf("unset: %s: cannot unset: readonly variable", rname)
 		return false
+	}
+	if rname == "BASH_XTRACEFD" {
+		r.unsetXtraceFd()
 	}
 	delete(sc.vars, rname)
 	if sc != r.vars.global() && sc == r.vars.top() && sc.fn != "" {

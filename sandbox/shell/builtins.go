@@ -138,6 +138,7 @@ func builtinPrintf(r *Interp, args []string) int {
 // --- directories -----------------------------------------------------
 
 func builtinCd(r *Interp, args []string) int {
+	name := args[0] // pushd and popd report cd's errors as their own
 	physical := r.opts.physical
 	args = args[1:]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
@@ -153,7 +154,7 @@ func builtinCd(r *Interp, args []string) int {
 				physical = false
 			case 'e', '@':
 			default:
-				r.builtinErr("cd", "-%c: invalid option", c)
+				r.builtinErr(name, "-%c: invalid option", c)
 				r.writeErr("cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n")
 				return 2
 			}
@@ -161,7 +162,7 @@ func builtinCd(r *Interp, args []string) int {
 		args = args[1:]
 	}
 	if len(args) > 1 {
-		r.builtinErr("cd", "too many arguments")
+		r.builtinErr(name, "too many arguments")
 		return 1
 	}
 	var dir string
@@ -169,7 +170,7 @@ func builtinCd(r *Interp, args []string) int {
 	if len(args) == 0 {
 		h, ok := r.getScalar("HOME")
 		if !ok {
-			r.builtinErr("cd", "HOME not set")
+			r.builtinErr(name, "HOME not set")
 			return 1
 		}
 		dir = h
@@ -181,7 +182,7 @@ func builtinCd(r *Interp, args []string) int {
 		if dir == "-" {
 			old, ok := r.getScalar("OLDPWD")
 			if !ok || old == "" {
-				r.builtinErr("cd", "OLDPWD not set")
+				r.builtinErr(name, "OLDPWD not set")
 				return 1
 			}
 			dir = old
@@ -212,11 +213,11 @@ func builtinCd(r *Interp, args []string) int {
 	}
 	st, err := r.fs().Stat(vfs.RootIno, target, true)
 	if err != nil {
-		r.builtinErr("cd", "%s: %s", dir, errnoText(err))
+		r.builtinErr(name, "%s: %s", dir, errnoText(err))
 		return 1
 	}
 	if st.Type != vfs.TypeDir {
-		r.builtinErr("cd", "%s: Not a directory", dir)
+		r.builtinErr(name, "%s: Not a directory", dir)
 		return 1
 	}
 	if physical {
@@ -234,7 +235,7 @@ func builtinCd(r *Interp, args []string) int {
 	}
 	r.setDir(target)
 	if printDir {
-		r.writeOut("cd", target+"\n")
+		r.writeOut(name, target+"\n")
 	}
 	return 0
 }
@@ -401,7 +402,7 @@ func builtinEval(r *Interp, args []string) int {
 	if r.inTrap == "" {
 		extra = strings.Count(r.curCmd, "\n")
 	}
-	r.evalStringAt(src, r.sourceName(), extra)
+	r.nestedEval(func() { r.evalStringAt(src, r.sourceName(), extra) })
 	return r.status
 }
 
@@ -450,7 +451,7 @@ func builtinSource(r *Interp, args []string) int {
 	r.frames = append(r.frames, frame{fn: "source", source: name, line: r.lineno})
 	line := r.lineno
 	r.status = 0
-	r.runSourceNested(string(b), name)
+	r.nestedEval(func() { r.runSourceNested(string(b), name) })
 	r.frames = r.frames[:len(r.frames)-1]
 	r.sourceDepth--
 	r.depth--

@@ -52,9 +52,6 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 					panic(errDiscard)
 				}
 			}
-			if len(c.Assigns) > 0 && r.opts.xtrace {
-				r.xtraceAssigns(c.Assigns)
-			}
 			r.status = 0
 			if r.substStatus >= 0 {
 				r.status = r.substStatus
@@ -278,6 +275,7 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 			val = r.expandString(as.Value)
 		}
 		nm := as.Name.Value
+		r.xtraceAssign(r.assignLHS(as), val)
 		if v := r.vars.get(nm); v != nil && v.Attr&AttrReadonly != 0 {
 			// bash reports it and runs the command without it.
 			r.errorf("%s: readonly variable", nm)

@@ -118,6 +118,7 @@ type Func struct {
 	body     *stmtNode
 	readonly bool
 	exported bool // export -f: children see it in BASH_FUNC_name%%
+	traced   bool // declare -ft: it inherits the DEBUG and RETURN traps
 }
 
 // shared is what a shell and all its subshells have in common.
@@ -177,6 +178,7 @@ type Interp struct {
 	exited                 bool
 	noErrExit              int // >0 inside conditions, where errexit is off
 	inTrap                 string
+	inDebugTrap            bool              // the DEBUG trap runs (it does not run inside itself)
 	shownTraps             map[string]string // a (..) or $(..)'s parent's traps, which trap -p still lists
 	xtraceLevel            int               // $(..) nesting: set -x repeats PS4's first character
 	oneShot                bool              // the last command of bash -c, which bash execs without a fork

@@ -79,6 +79,7 @@ type StateFunc struct {
 	AliasesExpanded bool
 	Readonly        bool
 	Exported        bool
+	Traced          bool // declare -ft
 }
 
 // State returns the shell's state. Call it between commands.
@@ -130,7 +131,7 @@ func (r *Interp) State() *State {
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.funcs)) {
 		f := r.funcs[name]
-		sf := StateFunc{Name: name, Source: f.Source, Readonly: f.readonly, Exported: f.exported}
+		sf := StateFunc{Name: name, Source: f.Source, Readonly: f.readonly, Exported: f.exported, Traced: f.traced}
 		if f.body != nil && f.body.src != nil {
 			sf.AliasesExpanded = f.body.src.aliasesDone
 		}
@@ -241,7 +242,7 @@ func (r *Interp) SetState(st *State) error {
 			return fmt.Errorf("shell state: %w", err)
 		}
 		body.src.aliasesDone = sf.AliasesExpanded
-		funcs[sf.Name] = &Func{Name: sf.Name, Source: sf.Source, body: body, readonly: sf.Readonly, exported: sf.Exported}
+		funcs[sf.Name] = &Func{Name: sf.Name, Source: sf.Source, body: body, readonly: sf.Readonly, exported: sf.Exported, traced: sf.Traced}
 	}
 	opts := defaultOptions()
 	for _, opt := range append(opts.setOptions(), opts.shoptOptions()...) {
