@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/wasmsand/wasmsand/sandbox/shell"
@@ -188,9 +189,13 @@ func (s *Sandbox) scriptArg(dir, p, name string) string {
 	return p
 }
 
+// shellCommands are the names the sandbox's shell runs as a program:
+// rbash is bash restricted (its name tells the shell).
+var shellCommands = []string{"bash", "sh", "rbash"}
+
 // runTool runs a built-in tool by command name.
 func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []string) int {
-	if tool == "bash" || tool == "sh" {
+	if slices.Contains(shellCommands, tool) {
 		return s.runShell(ctx, hc, args)
 	}
 	file, ok := s.tools.commands[tool]

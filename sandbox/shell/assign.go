@@ -121,6 +121,13 @@ func (r *Interp) dynamicVar(name string) *Var {
 			a.Set(0, strconv.Itoa(r.status))
 		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
+	case "BASH_CMDS":
+		// the hash table, as an associative array
+		a := &AssocArray{}
+		for _, k := range r.hashOrder() {
+			a.Set(k, r.hashes[k])
+		}
+		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
 	case "DIRSTACK":
 		a := &IndexedArray{}
 		a.Set(0, r.dir)
@@ -314,6 +321,21 @@ func (r *Interp) assignElem(name, sub, value string, appendTo bool) error {
 			return err
 		}
 		r.setDirstackElement(i, value)
+		return nil
+	}
+	if rname == "BASH_CMDS" {
+		// BASH_CMDS[name]=path hashes name (bash's assign_hashcmd)
+		if r.opts.restricted {
+			if strings.Contains(value, "/") {
+				return shellErr(value + ": restricted")
+			}
+			if _, err := r.lookPath(value); err != nil {
+				return shellErr(value + ": not found")
+			}
+		}
+		if r.opts.hashall {
+			r.hashSet(sub, value, 0)
+		}
 		return nil
 	}
 	v, _ := r.vars.lookup(rname)

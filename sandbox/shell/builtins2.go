@@ -66,6 +66,9 @@ func builtinSet(r *Interp, args []string) int {
 			if !r.setFlag(byte(c), on) {
 				r.builtinErr("set", "%c%c: invalid option", a[0], c)
 				r.writeErr("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
+				if c == 'r' {
+					return 1 // a known flag that cannot change: set +r
+				}
 				return 2
 			}
 		}
@@ -191,6 +194,8 @@ func builtinShopt(r *Interp, args []string) int {
 		case set || unset:
 			if useSetO {
 				r.setLongOption(name, set)
+			} else if name == "restricted_shell" {
+				r.fixRestrictedShell()
 			} else if o.p != nil {
 				*o.p = set
 			}

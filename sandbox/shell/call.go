@@ -109,6 +109,11 @@ func (r *Interp) runProgram(args []string) {
 // is set (exec -c).
 func (r *Interp) runProgramWith(args []string, argv0 string, clearEnv bool) {
 	name := args[0]
+	if r.opts.restricted && strings.Contains(name, "/") {
+		r.errorf("%s: restricted: cannot specify `/' in command names", name)
+		r.status = 1
+		return
+	}
 	if r.commandNotFoundHandle(args) {
 		return
 	}

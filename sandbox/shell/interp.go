@@ -179,6 +179,7 @@ type Interp struct {
 	noErrExit              int // >0 inside conditions, where errexit is off
 	inTrap                 string
 	inDebugTrap            bool              // the DEBUG trap runs (it does not run inside itself)
+	restrictedShellFixed   bool              // shopt restricted_shell was tried (fixRestrictedShell)
 	shownTraps             map[string]string // a (..) or $(..)'s parent's traps, which trap -p still lists
 	xtraceLevel            int               // $(..) nesting: set -x repeats PS4's first character
 	oneShot                bool              // the last command of bash -c, which bash execs without a fork

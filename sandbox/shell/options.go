@@ -19,6 +19,8 @@ type options struct {
 	extdebug                                                                bool
 	varredirClose                                                           bool // {var} fds close after their command
 	keyword                                                                 bool // set -k
+	restricted                                                              bool // set -r (restricted.go)
+	restrictedShell                                                         bool // shopt restricted_shell: started restricted
 }
 
 func defaultOptions() options {
@@ -65,7 +67,7 @@ func (o *options) shoptOptions() []namedOpt {
 		{"inherit_errexit", &o.inheritErrexit}, {"lastpipe", &o.lastpipe}, {"nocaseglob", &o.nocaseglob},
 		{"nocasematch", &o.nocasematch}, {"nullglob", &o.nullglob}, {"patsub_replacement", &o.patsubReplacement},
 		{"sourcepath", &o.sourcepath}, {"xpg_echo", &o.xpgEcho}, {"extdebug", &o.extdebug},
-		{"varredir_close", &o.varredirClose},
+		{"varredir_close", &o.varredirClose}, {"restricted_shell", &o.restrictedShell},
 	}
 	for _, n := range []string{"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash",
 		"checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41",
@@ -73,7 +75,7 @@ func (o *options) shoptOptions() []namedOpt {
 		"execfail", "extquote", "force_fignore", "gnu_errfmt",
 		"histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "interactive_comments",
 		"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
-		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars", "restricted_shell"} {
+		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars"} {
 		list = append(list, namedOpt{n, nil})
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].name < list[j].name })
@@ -94,8 +96,9 @@ func (r *Interp) optionFlags() string {
 	for _, f := range []struct {
 		c  byte
 		on bool
-	}{{'a', o.allexport}, {'e', o.errexit}, {'f', o.noglob}, {'h', o.hashall}, {'m', o.monitor},
-		{'k', o.keyword}, {'n', o.noexec}, {'u', o.nounset}, {'v', o.verbose}, {'x', o.xtrace}} {
+	}{{'a', o.allexport}, {'e', o.errexit}, {'f', o.noglob}, {'h', o.hashall}, {'k', o.keyword},
+		{'m', o.monitor}, {'n', o.noexec}, {'r', o.restricted}, {'u', o.nounset}, {'v', o.verbose},
+		{'x', o.xtrace}} {
 		if f.on {
 			sb.WriteByte(f.c)
 		}
@@ -178,6 +181,13 @@ func (r *Interp) setFlag(c byte, on bool) bool {
 		o.physical = on
 	case 'k':
 		o.keyword = on
+	case 'r':
+		// set +r cannot undo it
+		if on {
+			r.makeRestricted()
+		} else if o.restricted {
+			return false
+		}
 	case 'b', 'p', 'H', 't':
 	default:
 		return false

@@ -159,6 +159,9 @@ func (r *Interp) State() *State {
 	if !o.noBrace {
 		st.Options = append(st.Options, "braceexpand")
 	}
+	if o.restricted {
+		st.Options = append(st.Options, "restricted") // set -r, no set -o name
+	}
 	slices.Sort(st.Options)
 	st.Options = slices.Compact(st.Options)
 	return st
@@ -260,6 +263,10 @@ func (r *Interp) SetState(st *State) error {
 	for _, name := range st.Options {
 		if name == "braceexpand" {
 			opts.noBrace = false
+			continue
+		}
+		if name == "restricted" {
+			opts.restricted = true
 			continue
 		}
 		p, ok := known[name]
