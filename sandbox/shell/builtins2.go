@@ -91,7 +91,7 @@ func sortedFuncNames(r *Interp) []string {
 func (r *Interp) printSetO(human bool) {
 	var sb strings.Builder
 	for _, o := range r.opts.setOptions() {
-		on := o.p != nil && *o.p || o.p == nil && (o.name == "braceexpand" && !r.opts.noBrace || o.name == "interactive-comments")
+		on := o.p != nil && *o.p || o.p == nil && o.name == "braceexpand" && !r.opts.noBrace
 		if human {
 			state := "off"
 			if on {
@@ -149,10 +149,7 @@ func builtinShopt(r *Interp, args []string) int {
 		if o.p != nil {
 			return *o.p
 		}
-		if useSetO {
-			return o.name == "braceexpand" && !r.opts.noBrace || o.name == "interactive-comments"
-		}
-		return shoptDefaultOn[o.name]
+		return o.name == "braceexpand" && !r.opts.noBrace
 	}
 	line := func(o namedOpt) string {
 		on := isOn(o)
@@ -186,7 +183,16 @@ func builtinShopt(r *Interp, args []string) int {
 	for _, name := range args {
 		o, ok := find(name)
 		if !ok {
-			r.builtinErr("shopt", "%s: invalid shell option name", name)
+			if useSetO {
+				r.builtinErr("shopt", "%s: invalid option name", name)
+				if set || unset {
+					// bash's set_shopt_o_options counts only status 1
+					// as failure; set_minus_o_option said 2
+					continue
+				}
+			} else {
+				r.builtinErr("shopt", "%s: invalid shell option name", name)
+			}
 			status = 1
 			continue
 		}
