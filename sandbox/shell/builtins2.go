@@ -343,6 +343,9 @@ func builtinTrap(r *Interp, args []string) int {
 			status = 1
 			continue
 		}
+		if r.hardIgnored[name] {
+			continue // ignored when the shell started: it stays so, silently
+		}
 		if reset {
 			delete(r.traps, name)
 			delete(r.shownTraps, name)

@@ -138,7 +138,7 @@ func (r *Interp) runProgramWith(args []string, argv0 string, clearEnv bool) {
 			env = oneShotEnv(env)
 		}
 	}
-	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree, PPid: r.bashpid}
+	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree, PPid: r.bashpid, Ignored: r.ignoredSignals()}
 	if r.slotFree {
 		proc.Pid, proc.PPid = r.bashpid, r.pid
 	}
