@@ -432,6 +432,16 @@ func builtinSource(r *Interp, args []string) int {
 			}
 		}
 	}
+	if p == "" && r.opts.posix && !strings.Contains(name, "/") {
+		// POSIX's . does not look in the working directory
+		r.builtinErr(args[0], "%s: file not found", name)
+		if r.commandBuiltin == 0 {
+			// a special builtin's error ends a POSIX shell
+			r.exiting = true
+			r.exited = !r.isSubshell
+		}
+		return 1
+	}
 	if p == "" {
 		p = r.absPath(name)
 	}
@@ -634,6 +644,8 @@ func builtinCommand(r *Interp, args []string) int {
 		return status
 	}
 	if b, ok := builtins[args[0]]; ok && r.builtinEnabled(args[0]) {
+		r.commandBuiltin++
+		defer func() { r.commandBuiltin-- }()
 		return b(r, args)
 	}
 	r.runProgram(args)

@@ -241,6 +241,26 @@ var signalNames = []string{"", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS
 	"SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU",
 	"URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"}
 
+// killListName is the name kill -l gives signal n: EXIT for 0, the
+// real-time signals as RTMIN+k and RTMAX-k.
+func killListName(n int) (string, bool) {
+	switch {
+	case n == 0:
+		return "EXIT", true
+	case n > 0 && n < len(signalNames):
+		return signalNames[n], true
+	case n == 34:
+		return "RTMIN", true
+	case n > 34 && n < 50:
+		return "RTMIN+" + strconv.Itoa(n-34), true
+	case n >= 50 && n < 64:
+		return "RTMAX-" + strconv.Itoa(64-n), true
+	case n == 64:
+		return "RTMAX", true
+	}
+	return "", false
+}
+
 func signalName(n int) string {
 	if n > 0 && n < len(signalNames) {
 		return signalNames[n]
@@ -382,9 +402,15 @@ func builtinKill(r *Interp, args []string) int {
 			for _, a := range args[1:] {
 				if n, err := strconv.Atoi(a); err == nil {
 					if n > 128 {
-						n -= 128
+						n -= 128 // an exit status: the signal that ended it
 					}
-					r.writeOut("kill", signalName(n)+"\n")
+					switch name, ok := killListName(n); {
+					case ok:
+						r.writeOut("kill", name+"\n")
+					case n != 32 && n != 33: // glibc's own: bash prints nothing
+						r.builtinErr("kill", "%s: invalid signal specification", a)
+						status = 1
+					}
 				} else if _, n, ok := parseSignal(a, false); ok {
 					r.writeOut("kill", strconv.Itoa(n)+"\n")
 				} else {

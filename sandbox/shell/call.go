@@ -272,7 +272,7 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 		return func() {}
 	}
 	// Temporary: a new scope holding exported copies.
-	sc := &scope{vars: map[string]*Var{}, fn: r.vars.top().fn}
+	sc := &scope{vars: map[string]*Var{}, fn: r.vars.top().fn, temp: true}
 	r.vars.scopes = append(r.vars.scopes, sc)
 	for _, as := range list {
 		val := ""

@@ -348,6 +348,15 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 	local := (cmd == "local" || cmd == "declare" || cmd == "typeset") && r.funcDepth > 0 && !global
 	if local {
 		sc = r.vars.top()
+		if sc.temp && len(r.vars.scopes) > 1 {
+			// X=1 declare X: the local takes the assignment's variable
+			temp := sc
+			sc = r.vars.scopes[len(r.vars.scopes)-2]
+			if tv, ok := temp.vars[target]; ok {
+				delete(temp.vars, target)
+				sc.vars[target] = tv
+			}
+		}
 		v = sc.vars[target]
 		if g := r.vars.global().vars[target]; v == nil && g != nil && g.Attr&AttrReadonly != 0 && sc != r.vars.global() {
 			// bash refuses a local that would shadow a global readonly
@@ -365,7 +374,13 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		if global {
 			v = r.vars.global().vars[target]
 		} else {
-			v, _ = r.vars.lookup(target)
+			var vsc *scope
+			v, vsc = r.vars.lookup(target)
+			if v != nil && vsc.temp && (on|off != 0 || hasValue) {
+				// an assignment before the command that declare
+				// changes outlives it, as in bash
+				r.propagateTemp(vsc, target)
+			}
 		}
 		if v == nil {
 			v = &Var{}
@@ -492,6 +507,25 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, global, unexp
 		v.Attr |= AttrExport
 	}
 	return true
+}
+
+// propagateTemp moves name from the temporary scope of assignments before
+// a command to the scope under it that has the name, or the global one.
+func (r *Interp) propagateTemp(temp *scope, name string) {
+	v := temp.vars[name]
+	delete(temp.vars, name)
+	dest := r.vars.global()
+	for i := len(r.vars.scopes) - 1; i >= 0; i-- {
+		sc := r.vars.scopes[i]
+		if sc == temp {
+			continue
+		}
+		if _, ok := sc.vars[name]; ok {
+			dest = sc
+			break
+		}
+	}
+	dest.vars[name] = v
 }
 
 func declDisplay(it declItem) string {

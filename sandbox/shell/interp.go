@@ -169,21 +169,22 @@ type Interp struct {
 	hashSeq  uint64
 
 	// Execution state of the current Run.
-	ctx         context.Context
-	status      int
-	lastArg     string
-	lastBg      int
-	depth       int // function calls, sources, evals
-	funcDepth   int
-	subDepth    int // subshell nesting, for $BASH_SUBSHELL
-	loopDepth   int
-	brk, cont   int
-	returning   bool
-	exiting     bool
-	exited      bool
-	noErrExit   int // >0 inside conditions, where errexit is off
-	inTrap      string
-	inDebugTrap bool // the DEBUG trap runs (it does not run inside itself)
+	ctx            context.Context
+	status         int
+	lastArg        string
+	lastBg         int
+	depth          int // function calls, sources, evals
+	funcDepth      int
+	subDepth       int // subshell nesting, for $BASH_SUBSHELL
+	loopDepth      int
+	brk, cont      int
+	returning      bool
+	exiting        bool
+	exited         bool
+	noErrExit      int // >0 inside conditions, where errexit is off
+	inTrap         string
+	inDebugTrap    bool // the DEBUG trap runs (it does not run inside itself)
+	commandBuiltin int  // `command` runs a builtin: its errors do not end a POSIX shell
 	// hardIgnored are the signals ignored when the shell started
 	// (SetIgnoredSignals).
 	hardIgnored            map[string]bool

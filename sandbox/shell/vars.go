@@ -311,6 +311,8 @@ type scope struct {
 	// opts are the options `local -` saved, restored when the function
 	// returns.
 	opts *options
+	// temp holds the assignments before a command (tempAssigns).
+	temp bool
 }
 
 // varStore is the dynamic scope chain of a shell.
