@@ -410,6 +410,40 @@ func builtinEval(r *Interp, args []string) int {
 	return r.status
 }
 
+// readSourceFile reads the file . runs: a regular file, or any other
+// readable one (/dev/null, a FIFO, /dev/stdin, a process substitution),
+// read to its end, at most the output limit.
+func (r *Interp) readSourceFile(p string) ([]byte, error) {
+	limit := int64(r.sh.cfg.Limits.MaxStringBytes)
+	if limit <= 0 {
+		limit = 1 << 30
+	}
+	if d := r.devFd(p); d != nil {
+		var buf []byte
+		chunk := make([]byte, 32<<10)
+		for int64(len(buf)) <= limit {
+			n, err := d.read(r.ctx, chunk)
+			buf = append(buf, chunk[:n]...)
+			if err != nil || n == 0 {
+				if err != nil && err != io.EOF {
+					return nil, err
+				}
+				return buf, nil
+			}
+		}
+		return buf, nil
+	}
+	if st, err := r.fs().Stat(vfs.RootIno, p, true); err == nil && st.Type == vfs.TypeRegular {
+		return r.fs().ReadFile(p)
+	}
+	f, err := r.fs().Open(vfs.RootIno, p, vfs.ORead, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
+}
+
 func builtinSource(r *Interp, args []string) int {
 	if len(args) < 2 {
 		r.builtinErr(args[0], "filename argument required")
@@ -432,15 +466,19 @@ func builtinSource(r *Interp, args []string) int {
 			}
 		}
 	}
-	if p == "" && r.opts.posix && !strings.Contains(name, "/") {
-		// POSIX's . does not look in the working directory
-		r.builtinErr(args[0], "%s: file not found", name)
-		if r.commandBuiltin == 0 {
-			// a special builtin's error ends a POSIX shell
+	// a file error ends a POSIX shell, unless command runs .
+	posixExit := func() int {
+		if r.opts.posix && r.commandBuiltin == 0 {
+			r.status = 1
 			r.exiting = true
 			r.exited = !r.isSubshell
 		}
 		return 1
+	}
+	if p == "" && r.opts.posix && !strings.Contains(name, "/") {
+		// POSIX's . does not look in the working directory
+		r.builtinErr(args[0], "%s: file not found", name)
+		return posixExit()
 	}
 	if p == "" {
 		p = r.absPath(name)
@@ -449,10 +487,10 @@ func builtinSource(r *Interp, args []string) int {
 		r.builtinErr(args[0], "%s: is a directory", name)
 		return 1
 	}
-	b, err := r.fs().ReadFile(p)
+	b, err := r.readSourceFile(p)
 	if err != nil {
 		r.errorf("%s: %s", name, errnoText(err))
-		return 1
+		return posixExit()
 	}
 	if r.depth >= r.sh.cfg.Limits.MaxDepth {
 		r.fail(1, "%s: maximum source nesting level exceeded (%d)", name, r.sh.cfg.Limits.MaxDepth)

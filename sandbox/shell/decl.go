@@ -163,6 +163,9 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 		if unexport {
 			off |= AttrExport
 		}
+		if print && len(operands) > 0 {
+			return r.printFuncs(cmd, operands, funcNames)
+		}
 		return r.declareFuncs(cmd, operands, funcNames, on, off)
 	}
 	if len(operands) == 0 {
@@ -773,6 +776,33 @@ func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly bool, o
 		f.setAttrs(on, off)
 	}
 	r.writeOut(cmd, sb.String())
+	return status
+}
+
+// printFuncs is declare -fp NAME...: each function's definition (its
+// attributes after it, if any), or with -F its declare line.
+func (r *Interp) printFuncs(cmd string, operands []declItem, namesOnly bool) int {
+	status := 0
+	for _, it := range operands {
+		n := it.word
+		if it.assign != nil {
+			n = it.assign.Name.Value
+		}
+		f, ok := r.funcs[n]
+		if !ok {
+			r.builtinErr(cmd, "%s: not found", n)
+			status = 1
+			continue
+		}
+		text := "declare -" + f.flags() + " " + n + "\n"
+		if !namesOnly {
+			if f.flags() == "f" {
+				text = ""
+			}
+			text = r.funcText(f) + text
+		}
+		r.writeOut(cmd, text)
+	}
 	return status
 }
 
