@@ -570,14 +570,15 @@ func (r *Interp) callFunc(f *Func, args []string) {
 		r.loopDepth, r.lineBase = savedLoop, savedBase
 		r.lineno = line
 	}()
+	// bash traps the start of the function and its return at the line
+	// where its body starts
+	bodyLine := int(f.body.stmt.Pos().Line()) + r.lineBase
+	if r.source != nil {
+		bodyLine += r.source.lineBase
+	}
 	skip := false
 	if r.debugTrapSet() {
-		// bash traps the start of the function, at the line where its
-		// body starts
-		r.lineno = int(f.body.stmt.Pos().Line()) + r.lineBase
-		if r.source != nil {
-			r.lineno += r.source.lineBase
-		}
+		r.lineno = bodyLine
 		skip = r.debugTrapText("")
 	}
 	if !skip {
@@ -589,6 +590,7 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	// The RETURN trap: the caller's with set -T, or one the function set.
 	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" {
 		status := r.status
+		r.lineno = bodyLine
 		r.runTrap("RETURN", cmd)
 		r.status = status
 	}
