@@ -1147,13 +1147,25 @@ func builtinTimes(r *Interp, args []string) int {
 
 func builtinCaller(r *Interp, args []string) int {
 	n := 0
-	if len(args) > 1 {
-		v, err := strconv.Atoi(args[1])
-		if err != nil || v < 0 {
-			r.builtinErr("caller", "%s: invalid number", args[1])
+	args = args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		r.builtinErr("caller", "%s: invalid option", args[0][:2])
+		r.writeErr("caller: usage: caller [expr]\n")
+		return 2
+	}
+	if len(args) > 0 {
+		v, ok := legalNumber(args[0])
+		if !ok {
+			r.builtinErr("caller", "%s: invalid number", args[0])
+			r.writeErr("caller: usage: caller [expr]\n")
 			return 2
 		}
-		n = v
+		if v < 0 || v > int64(len(r.frames)) {
+			return 1
+		}
+		n = int(v)
 	}
 	if len(r.frames) == 0 || n >= len(r.frames) {
 		return 1
@@ -1167,7 +1179,7 @@ func builtinCaller(r *Interp, args []string) int {
 	} else if r.source != nil {
 		src = f.source
 	}
-	if len(args) > 1 {
+	if len(args) > 0 {
 		return r.writeOut("caller", fmt.Sprintf("%d %s %s\n", f.line, caller, src))
 	}
 	return r.writeOut("caller", fmt.Sprintf("%d %s\n", f.line, src))
