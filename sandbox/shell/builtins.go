@@ -506,11 +506,28 @@ func builtinSource(r *Interp, args []string) int {
 	r.frames = append(r.frames, frame{fn: "source", source: name, line: r.lineno})
 	line := r.lineno
 	r.status = 0
+	// the sourced file sees the DEBUG trap only with set -T
+	debug, hideDebug := r.traps["DEBUG"]
+	hideDebug = hideDebug && debug != "" && !r.opts.functrace
+	if hideDebug {
+		delete(r.traps, "DEBUG")
+	}
 	r.nestedEval(func() { r.runSourceNested(string(b), name) })
+	if _, set := r.traps["DEBUG"]; hideDebug && !set {
+		r.traps["DEBUG"] = debug
+	}
 	r.frames = r.frames[:len(r.frames)-1]
 	r.sourceDepth--
 	r.depth--
 	r.lineno = line
+	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" && !r.exiting {
+		// the RETURN trap runs when a sourced file ends too
+		status, returning := r.status, r.returning
+		r.returning = false
+		r.runTrap("RETURN", cmd)
+		r.status, r.returning = status, returning
+		r.lineno = line
+	}
 	if r.returning {
 		r.returning = false
 	}
