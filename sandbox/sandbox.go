@@ -168,7 +168,7 @@ func (s *Sandbox) layout() error {
 			return err
 		}
 	}
-	cmds := append(s.tools.names(), "bash", "sh")
+	cmds := append(s.tools.names(), shellCommands...)
 	for _, dir := range []string{"/usr/bin", "/bin"} {
 		for _, c := range cmds {
 			if err := s.fs.WriteFile(dir+"/"+c, []byte(toolMarker+c+"\n"), 0o755); err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/wasmsand/wasmsand/sandbox/shell"
@@ -21,7 +22,7 @@ type shellHost struct{ s *Sandbox }
 
 // Exec runs the executable VFS file p.
 func (h shellHost) Exec(ctx context.Context, p *shell.Process) int {
-	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, umask: p.Umask, slotHeld: p.SlotHeld, Extra: p.Stdio.Extra}
+	io := procIO{Env: p.Env, Dir: p.Dir, Stdin: p.Stdio.Stdin, Stdout: p.Stdio.Stdout, Stderr: p.Stdio.Stderr, umask: p.Umask, slotHeld: p.SlotHeld, Extra: p.Stdio.Extra, ignored: p.Ignored}
 	pctx, _, end := h.s.startProc(ctx, p.Pid, p.PPid, p.Args)
 	return end(h.s.execPath(pctx, io, p.Path, p.Args))
 }
@@ -112,6 +113,9 @@ type procIO struct {
 	slotHeld bool
 	// Extra are the starter's open fds above 2, for /dev/fd/N.
 	Extra map[int]*vfs.File
+	// ignored are the signals the starter ignores, which a child shell
+	// starts with ignored (shell.Process.Ignored).
+	ignored []string
 }
 
 // execIO runs the program args[0] names, searched on the PATH of hc.Env
@@ -188,9 +192,13 @@ func (s *Sandbox) scriptArg(dir, p, name string) string {
 	return p
 }
 
+// shellCommands are the names the sandbox's shell runs as a program:
+// rbash is bash restricted (its name tells the shell).
+var shellCommands = []string{"bash", "sh", "rbash"}
+
 // runTool runs a built-in tool by command name.
 func (s *Sandbox) runTool(ctx context.Context, hc procIO, tool string, args []string) int {
-	if tool == "bash" || tool == "sh" {
+	if slices.Contains(shellCommands, tool) {
 		return s.runShell(ctx, hc, args)
 	}
 	file, ok := s.tools.commands[tool]
@@ -311,6 +319,7 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) int {
 	}
 	sh.SetStdio(hc.Stdin, hc.Stdout, hc.Stderr)
 	sh.SetUmask(hc.umask)
+	sh.SetIgnoredSignals(hc.ignored)
 	status := sh.Main(ctx, args, hc.Stdin, int(s.opts.OutputLimit))
 	if ctx.Err() != nil {
 		return 124

@@ -561,7 +561,7 @@ func newBare(ctx context.Context, opts Options) (*Sandbox, error) {
 // neither /bin nor /usr/bin an entry in both, outside the limits.
 func (s *Sandbox) addMissingTools() error {
 	var missing []string
-	for _, c := range append(s.tools.names(), "bash", "sh") {
+	for _, c := range append(s.tools.names(), shellCommands...) {
 		_, err1 := s.fs.Stat(vfs.RootIno, "/bin/"+c, false)
 		_, err2 := s.fs.Stat(vfs.RootIno, "/usr/bin/"+c, false)
 		if err1 != nil && err2 != nil {

@@ -124,6 +124,16 @@ func (r *Interp) dynamicVar(name string) *Var {
 			a.Set(0, strconv.Itoa(r.status))
 		}
 		return &Var{Attr: AttrIndexed, Set: true, Index: a}
+	case "BASH_CMDS":
+		// the command hash table, oldest first so that the newest of
+		// a bucket comes first, as hash lists them
+		a := &AssocArray{Buckets: 256}
+		names := slices.Collect(maps.Keys(r.hashes))
+		slices.SortFunc(names, func(x, y string) int { return cmp.Compare(r.hashMeta[x].seq, r.hashMeta[y].seq) })
+		for _, n := range names {
+			a.Set(n, r.hashes[n])
+		}
+		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
 	case "DIRSTACK":
 		r.dirStackUsed = true
 		a := &IndexedArray{}
@@ -137,16 +147,6 @@ func (r *Interp) dynamicVar(name string) *Var {
 		a := &AssocArray{Buckets: 64}
 		for _, n := range slices.Sorted(maps.Keys(r.aliases)) {
 			a.Set(n, r.aliases[n])
-		}
-		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
-	case "BASH_CMDS":
-		// the command hash table, oldest first so that the newest of
-		// a bucket comes first, as hash lists them
-		a := &AssocArray{Buckets: 256}
-		names := slices.Collect(maps.Keys(r.hashes))
-		slices.SortFunc(names, func(x, y string) int { return cmp.Compare(r.hashMeta[x].seq, r.hashMeta[y].seq) })
-		for _, n := range names {
-			a.Set(n, r.hashes[n])
 		}
 		return &Var{Attr: AttrAssoc, Set: true, Assoc: a}
 	case "SHELLOPTS":
@@ -300,6 +300,8 @@ func (r *Interp) specialAssign(name, value string) {
 		r.arg0 = value // assigning BASH_ARGV0 sets $0
 	case "POSIXLY_CORRECT":
 		r.opts.posix = true // bash's sv_strict_posix
+	case "BASH_XTRACEFD":
+		r.setXtraceFd(value)
 	case "OPTIND":
 		// Assigning OPTIND (other than getopts itself) restarts getopts
 		// at the start of a word, as bash's getopts_reset does.
@@ -355,13 +357,33 @@ func (r *Interp) applyCase(a Attr, s string) string {
 // assignElem sets name[sub].
 func (r *Interp) assignElem(name, sub, value string, appendTo bool) error {
 	rname, _, _ := r.vars.resolve(name)
+	if rname == "DIRSTACK" {
+		// an element of the directory stack (bash's assign_dirstack)
+		i, err := r.arithEvalErr(sub)
+		if err != nil {
+			return err
+		}
+		r.setDirstackElement(i, value)
+		return nil
+	}
 	if v, _ := r.vars.lookup(rname); v == nil && !appendTo {
 		switch rname {
 		case "BASH_ALIASES":
 			r.aliases[sub] = value // an alias
 			return nil
 		case "BASH_CMDS":
-			r.hashSet(sub, value, 0) // a remembered command
+			// BASH_CMDS[name]=path hashes name (bash's assign_hashcmd)
+			if r.opts.restricted {
+				if strings.Contains(value, "/") {
+					return shellErr(value + ": restricted")
+				}
+				if _, err := r.lookPath(value); err != nil {
+					return shellErr(value + ": not found")
+				}
+			}
+			if r.opts.hashall {
+				r.hashSet(sub, value, 0)
+			}
 			return nil
 		}
 	}
@@ -458,9 +480,16 @@ func (r *Interp) assignNode(as *syntax.Assign, local bool) bool {
 			r.errorf("%s: cannot assign list to array member", name)
 			return false
 		}
+		if r.opts.xtrace && !local {
+			// bash shows a compound assignment as written
+			r.xtrace(r.assignLHS(as) + "=" + r.curText(as.Array))
+		}
 		return r.assignArray(name, as.Array, as.Append)
 	}
 	val := r.expandAssignValue(as.Value)
+	if !local {
+		r.xtraceAssign(r.assignLHS(as), val)
+	}
 	if as.Index != nil {
 		raw := r.curText(as.Index)
 		if raw == "" {
@@ -796,6 +825,9 @@ func (r *Interp) unsetVar(name string) bool {
 	if v.Attr&AttrReadonly != 0 {
 		r.errorf("unset: %s: cannot unset: readonly variable", rname)
 		return false
+	}
+	if rname == "BASH_XTRACEFD" {
+		r.unsetXtraceFd()
 	}
 	delete(sc.vars, rname)
 	if sc != r.vars.global() && sc == r.vars.top() && sc.fn != "" {

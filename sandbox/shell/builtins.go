@@ -138,6 +138,11 @@ func builtinPrintf(r *Interp, args []string) int {
 // --- directories -----------------------------------------------------
 
 func builtinCd(r *Interp, args []string) int {
+	name := args[0] // pushd and popd report cd's errors as their own
+	if r.opts.restricted {
+		r.restrictedErr(name, "")
+		return 1
+	}
 	physical := r.opts.physical
 	args = args[1:]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
@@ -153,7 +158,7 @@ func builtinCd(r *Interp, args []string) int {
 				physical = false
 			case 'e', '@':
 			default:
-				r.builtinErr("cd", "-%c: invalid option", c)
+				r.builtinErr(name, "-%c: invalid option", c)
 				r.writeErr("cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n")
 				return 2
 			}
@@ -161,7 +166,7 @@ func builtinCd(r *Interp, args []string) int {
 		args = args[1:]
 	}
 	if len(args) > 1 {
-		r.builtinErr("cd", "too many arguments")
+		r.builtinErr(name, "too many arguments")
 		return 1
 	}
 	var dir string
@@ -169,7 +174,7 @@ func builtinCd(r *Interp, args []string) int {
 	if len(args) == 0 {
 		h, ok := r.getScalar("HOME")
 		if !ok {
-			r.builtinErr("cd", "HOME not set")
+			r.builtinErr(name, "HOME not set")
 			return 1
 		}
 		dir = h
@@ -181,7 +186,7 @@ func builtinCd(r *Interp, args []string) int {
 		if dir == "-" {
 			old, ok := r.getScalar("OLDPWD")
 			if !ok || old == "" {
-				r.builtinErr("cd", "OLDPWD not set")
+				r.builtinErr(name, "OLDPWD not set")
 				return 1
 			}
 			dir = old
@@ -212,11 +217,11 @@ func builtinCd(r *Interp, args []string) int {
 	}
 	st, err := r.fs().Stat(vfs.RootIno, target, true)
 	if err != nil {
-		r.builtinErr("cd", "%s: %s", dir, errnoText(err))
+		r.builtinErr(name, "%s: %s", dir, errnoText(err))
 		return 1
 	}
 	if st.Type != vfs.TypeDir {
-		r.builtinErr("cd", "%s: Not a directory", dir)
+		r.builtinErr(name, "%s: Not a directory", dir)
 		return 1
 	}
 	if physical {
@@ -234,7 +239,7 @@ func builtinCd(r *Interp, args []string) int {
 	}
 	r.setDir(target)
 	if printDir {
-		r.writeOut("cd", target+"\n")
+		r.writeOut(name, target+"\n")
 	}
 	return 0
 }
@@ -401,8 +406,42 @@ func builtinEval(r *Interp, args []string) int {
 	if r.inTrap == "" {
 		extra = strings.Count(r.curCmd, "\n")
 	}
-	r.evalStringAt(src, r.sourceName(), extra)
+	r.nestedEval(func() { r.evalStringAt(src, r.sourceName(), extra) })
 	return r.status
+}
+
+// readSourceFile reads the file . runs: a regular file, or any other
+// readable one (/dev/null, a FIFO, /dev/stdin, a process substitution),
+// read to its end, at most the output limit.
+func (r *Interp) readSourceFile(p string) ([]byte, error) {
+	limit := int64(r.sh.cfg.Limits.MaxStringBytes)
+	if limit <= 0 {
+		limit = 1 << 30
+	}
+	if d := r.devFd(p); d != nil {
+		var buf []byte
+		chunk := make([]byte, 32<<10)
+		for int64(len(buf)) <= limit {
+			n, err := d.read(r.ctx, chunk)
+			buf = append(buf, chunk[:n]...)
+			if err != nil || n == 0 {
+				if err != nil && err != io.EOF {
+					return nil, err
+				}
+				return buf, nil
+			}
+		}
+		return buf, nil
+	}
+	if st, err := r.fs().Stat(vfs.RootIno, p, true); err == nil && st.Type == vfs.TypeRegular {
+		return r.fs().ReadFile(p)
+	}
+	f, err := r.fs().Open(vfs.RootIno, p, vfs.ORead, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 func builtinSource(r *Interp, args []string) int {
@@ -412,6 +451,9 @@ func builtinSource(r *Interp, args []string) int {
 		return 2
 	}
 	name := args[1]
+	if r.restrictedSlash(args[0], name) {
+		return 1
+	}
 	p := ""
 	if !strings.Contains(name, "/") && r.opts.sourcepath {
 		if pathVar, ok := r.getScalar("PATH"); ok {
@@ -424,6 +466,20 @@ func builtinSource(r *Interp, args []string) int {
 			}
 		}
 	}
+	// a file error ends a POSIX shell, unless command runs .
+	posixExit := func() int {
+		if r.opts.posix && r.commandBuiltin == 0 {
+			r.status = 1
+			r.exiting = true
+			r.exited = !r.isSubshell
+		}
+		return 1
+	}
+	if p == "" && r.opts.posix && !strings.Contains(name, "/") {
+		// POSIX's . does not look in the working directory
+		r.builtinErr(args[0], "%s: file not found", name)
+		return posixExit()
+	}
 	if p == "" {
 		p = r.absPath(name)
 	}
@@ -431,10 +487,10 @@ func builtinSource(r *Interp, args []string) int {
 		r.builtinErr(args[0], "%s: is a directory", name)
 		return 1
 	}
-	b, err := r.fs().ReadFile(p)
+	b, err := r.readSourceFile(p)
 	if err != nil {
 		r.errorf("%s: %s", name, errnoText(err))
-		return 1
+		return posixExit()
 	}
 	if r.depth >= r.sh.cfg.Limits.MaxDepth {
 		r.fail(1, "%s: maximum source nesting level exceeded (%d)", name, r.sh.cfg.Limits.MaxDepth)
@@ -450,11 +506,28 @@ func builtinSource(r *Interp, args []string) int {
 	r.frames = append(r.frames, frame{fn: "source", source: name, line: r.lineno})
 	line := r.lineno
 	r.status = 0
-	r.runSourceNested(string(b), name)
+	// the sourced file sees the DEBUG trap only with set -T
+	debug, hideDebug := r.traps["DEBUG"]
+	hideDebug = hideDebug && debug != "" && !r.opts.functrace
+	if hideDebug {
+		delete(r.traps, "DEBUG")
+	}
+	r.nestedEval(func() { r.runSourceNested(string(b), name) })
+	if _, set := r.traps["DEBUG"]; hideDebug && !set {
+		r.traps["DEBUG"] = debug
+	}
 	r.frames = r.frames[:len(r.frames)-1]
 	r.sourceDepth--
 	r.depth--
 	r.lineno = line
+	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" && !r.exiting {
+		// the RETURN trap runs when a sourced file ends too
+		status, returning := r.status, r.returning
+		r.returning = false
+		r.runTrap("RETURN", cmd)
+		r.status, r.returning = status, returning
+		r.lineno = line
+	}
 	if r.returning {
 		r.returning = false
 	}
@@ -546,6 +619,10 @@ opts:
 	if len(args) == 0 {
 		return 0
 	}
+	if r.opts.restricted {
+		r.restrictedErr("exec", "")
+		return 1
+	}
 	name := args[0]
 	if !strings.Contains(name, "/") {
 		if _, err := r.lookPath(name); err != nil {
@@ -585,6 +662,7 @@ func (r *Interp) execRedirsPersist(redirs []*syntax.Redirect) {
 func builtinCommand(r *Interp, args []string) int {
 	args = args[1:]
 	mode := ""
+	stdPath := false
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
 		if args[0] == "--" {
 			args = args[1:]
@@ -595,6 +673,7 @@ func builtinCommand(r *Interp, args []string) int {
 			case 'v', 'V':
 				mode = string(c)
 			case 'p':
+				stdPath = true
 			default:
 				r.builtinErr("command", "-%c: invalid option", c)
 				r.writeErr("command: usage: command [-pVv] command [arg ...]\n")
@@ -606,6 +685,10 @@ func builtinCommand(r *Interp, args []string) int {
 	if len(args) == 0 {
 		return 0
 	}
+	if stdPath && r.opts.restricted {
+		r.restrictedErr("command", "-p")
+		return 1
+	}
 	if mode != "" {
 		status := 0
 		for _, name := range args {
@@ -616,6 +699,8 @@ func builtinCommand(r *Interp, args []string) int {
 		return status
 	}
 	if b, ok := builtins[args[0]]; ok && r.builtinEnabled(args[0]) {
+		r.commandBuiltin++
+		defer func() { r.commandBuiltin-- }()
 		return b(r, args)
 	}
 	r.runProgram(args)
@@ -747,65 +832,161 @@ func builtinType(r *Interp, args []string) int {
 	return status
 }
 
+// builtinHash is bash's hash.def: hash [-lr] [-p pathname] [-dt] [name ...].
 func builtinHash(r *Interp, args []string) int {
+	if !r.opts.hashall {
+		r.builtinErr("hash", "hashing disabled")
+		return 1
+	}
+	usage := func() int {
+		r.writeErr("hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]\n")
+		return 2
+	}
+	var del, portable, expunge, targets bool
+	pathname, havePath := "", false
 	args = args[1:]
-	if len(args) == 0 {
+opts:
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		word := args[0]
+		args = args[1:]
+		if word == "--" {
+			break
+		}
+		for i := 1; i < len(word); i++ {
+			switch word[i] {
+			case 'd':
+				del = true
+			case 'l':
+				portable = true
+			case 'r':
+				expunge = true
+			case 't':
+				targets = true
+			case 'p':
+				switch {
+				case i+1 < len(word):
+					pathname = word[i+1:]
+				case len(args) > 0:
+					pathname, args = args[0], args[1:]
+				default:
+					r.builtinErr("hash", "-p: option requires an argument")
+					return usage()
+				}
+				havePath = true
+				continue opts
+			default:
+				r.builtinErr("hash", "-%c: invalid option", word[i])
+				return usage()
+			}
+		}
+	}
+	if len(args) == 0 && (del || targets) {
+		opt := "-t"
+		if del {
+			opt = "-d"
+		}
+		r.builtinErr("hash", "%s: option requires an argument", opt)
+		return 1
+	}
+	if len(args) == 0 && !expunge {
 		if len(r.hashes) == 0 {
-			r.writeOut("hash", "hash: hash table empty\n")
+			if !r.opts.posix && !portable {
+				return r.writeOut("hash", "hash: hash table empty\n")
+			}
 			return 0
 		}
 		var sb strings.Builder
-		sb.WriteString("hits\tcommand\n")
+		if !portable {
+			sb.WriteString("hits\tcommand\n")
+		}
 		for _, k := range r.hashOrder() {
-			fmt.Fprintf(&sb, "%4d\t%s\n", r.hashMeta[k].hits, r.hashes[k])
+			if portable {
+				fmt.Fprintf(&sb, "builtin hash -p %s %s\n", r.hashes[k], k)
+			} else {
+				fmt.Fprintf(&sb, "%4d\t%s\n", r.hashMeta[k].hits, r.hashes[k])
+			}
 		}
 		return r.writeOut("hash", sb.String())
 	}
-	status := 0
-	for i := 0; i < len(args); i++ {
-		switch args[i] {
-		case "-r":
-			r.hashes = map[string]string{}
-			if r.hashMeta != nil {
-				r.hashMeta = map[string]hashMeta{}
-			}
-			continue
-		case "-d":
-			for _, n := range args[i+1:] {
-				// bash is silent before its table first held a name
-				if _, ok := r.hashes[n]; !ok && r.hashMeta != nil {
-					r.builtinErr("hash", "%s: not found", n)
-					status = 1
-				}
-				delete(r.hashes, n)
-			}
-			return status
-		case "-t":
-			for _, n := range args[i+1:] {
-				if p, ok := r.hashes[n]; ok {
-					r.writeOut("hash", p+"\n")
-				} else {
-					r.builtinErr("hash", "%s: not found", n)
-					status = 1
-				}
-			}
-			return status
-		case "-p":
-			if i+2 < len(args) {
-				r.hashSet(args[i+2], args[i+1], 0)
-			}
-			return 0
+	if expunge {
+		r.hashes = map[string]string{}
+		if r.hashMeta != nil {
+			r.hashMeta = map[string]hashMeta{}
 		}
-		if p, err := r.lookPath(args[i]); err == nil {
+	}
+	if targets {
+		return r.hashTargets(args, portable)
+	}
+	if havePath && r.restrictedHashTarget("hash", pathname) {
+		return 1
+	}
+	status := 0
+	for _, w := range args {
+		switch {
+		case strings.Contains(w, "/"):
+			// a path is never hashed
+		case havePath:
+			if st, err := r.fs().Stat(vfs.RootIno, r.absPath(pathname), true); err == nil && st.Type == vfs.TypeDir {
+				r.builtinErr("hash", "%s: Is a directory", pathname)
+				status = 1
+				continue
+			}
+			r.hashSet(w, pathname, 0)
+		case del:
+			// bash is silent before its table first held a name
+			if _, ok := r.hashes[w]; !ok && r.hashMeta != nil {
+				r.builtinErr("hash", "%s: not found", w)
+				status = 1
+			}
+			delete(r.hashes, w)
+		default:
+			if _, isFunc := r.funcs[w]; isFunc {
+				continue
+			}
+			if _, ok := builtins[w]; ok && r.builtinEnabled(w) {
+				continue
+			}
+			p, err := r.lookPath(w)
+			if err != nil {
+				delete(r.hashes, w)
+				r.builtinErr("hash", "%s: not found", w)
+				status = 1
+				continue
+			}
 			hits := 0
-			if _, ok := r.hashes[args[i]]; ok {
+			if _, ok := r.hashes[w]; ok {
 				hits = 1 // hashing a hashed name again, as bash counts it
 			}
-			r.hashSet(args[i], p, hits)
-		} else if _, ok := builtins[args[i]]; !ok {
-			r.builtinErr("hash", "%s: not found", args[i])
-			status = 1
+			r.hashSet(w, p, hits)
 		}
+	}
+	return status
+}
+
+// hashTargets is hash -t: the path each name is hashed to.
+func (r *Interp) hashTargets(names []string, portable bool) int {
+	status := 0
+	var sb strings.Builder
+	for _, n := range names {
+		p, ok := r.hashes[n]
+		if !ok {
+			r.writeOut("hash", sb.String())
+			sb.Reset()
+			r.builtinErr("hash", "%s: not found", n)
+			status = 1
+			continue
+		}
+		switch {
+		case portable:
+			fmt.Fprintf(&sb, "builtin hash -p %s %s\n", p, n)
+		case len(names) > 1:
+			sb.WriteString(n + "\t" + p + "\n")
+		default:
+			sb.WriteString(p + "\n")
+		}
+	}
+	if st := r.writeOut("hash", sb.String()); st != 0 {
+		return st
 	}
 	return status
 }
@@ -983,13 +1164,25 @@ func builtinTimes(r *Interp, args []string) int {
 
 func builtinCaller(r *Interp, args []string) int {
 	n := 0
-	if len(args) > 1 {
-		v, err := strconv.Atoi(args[1])
-		if err != nil || v < 0 {
-			r.builtinErr("caller", "%s: invalid number", args[1])
+	args = args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		r.builtinErr("caller", "%s: invalid option", args[0][:2])
+		r.writeErr("caller: usage: caller [expr]\n")
+		return 2
+	}
+	if len(args) > 0 {
+		v, ok := legalNumber(args[0])
+		if !ok {
+			r.builtinErr("caller", "%s: invalid number", args[0])
+			r.writeErr("caller: usage: caller [expr]\n")
 			return 2
 		}
-		n = v
+		if v < 0 || v > int64(len(r.frames)) {
+			return 1
+		}
+		n = int(v)
 	}
 	if len(r.frames) == 0 || n >= len(r.frames) {
 		return 1
@@ -1003,55 +1196,112 @@ func builtinCaller(r *Interp, args []string) int {
 	} else if r.source != nil {
 		src = f.source
 	}
-	if len(args) > 1 {
+	if len(args) > 0 {
 		return r.writeOut("caller", fmt.Sprintf("%d %s %s\n", f.line, caller, src))
 	}
 	return r.writeOut("caller", fmt.Sprintf("%d %s\n", f.line, src))
 }
 
+// builtinEnable is bash's enable.def: enable [-a] [-dnps] [-f filename]
+// [name ...]. The sandbox loads no builtins from files.
 func builtinEnable(r *Interp, args []string) int {
-	disable := false
-	names := []string{}
-	for _, a := range args[1:] {
-		switch a {
-		case "-n":
-			disable = true
-		case "-a", "-p", "-s":
-		default:
-			names = append(names, a)
+	usage := func() int {
+		r.writeErr("enable: usage: enable [-a] [-dnps] [-f filename] [name ...]\n")
+		return 2
+	}
+	var all, disable, print, special, load, unload bool
+	args = args[1:]
+opts:
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		word := args[0]
+		args = args[1:]
+		if word == "--" {
+			break
+		}
+		for i := 1; i < len(word); i++ {
+			switch word[i] {
+			case 'a':
+				all = true
+			case 'n':
+				disable = true
+			case 'p':
+				print = true
+			case 's':
+				special = true
+			case 'd':
+				unload = true
+			case 'f':
+				if i+1 == len(word) && len(args) == 0 {
+					r.builtinErr("enable", "-f: option requires an argument")
+					return usage()
+				}
+				if i+1 == len(word) {
+					args = args[1:]
+				}
+				load = true
+				continue opts
+			default:
+				r.builtinErr("enable", "-%c: invalid option", word[i])
+				return usage()
+			}
 		}
 	}
-	if len(names) == 0 {
-		keys := make([]string, 0, len(builtins))
-		for k := range builtins {
-			if r.disabled[k] == disable {
-				keys = append(keys, k)
-			}
+	if load || unload {
+		if r.opts.restricted {
+			r.restrictedErr("enable", "")
+			return 1
 		}
-		sort.Strings(keys)
-		var sb strings.Builder
-		for _, k := range keys {
-			if disable {
-				sb.WriteString("enable -n " + k + "\n")
-			} else {
-				sb.WriteString("enable " + k + "\n")
-			}
-		}
-		return r.writeOut("enable", sb.String())
+		r.builtinErr("enable", "dynamic loading not available")
+		return 2
+	}
+	if len(args) == 0 || print {
+		return r.writeOut("enable", r.builtinList(all, disable, special))
 	}
 	status := 0
-	for _, n := range names {
+	for _, n := range args {
 		if _, ok := builtins[n]; !ok {
 			r.builtinErr("enable", "%s: not a shell builtin", n)
+			status = 1
+			continue
+		}
+		if !disable && r.disabled[n] && r.opts.restricted {
+			r.restrictedErr("enable", "")
 			status = 1
 			continue
 		}
 		if r.disabled == nil {
 			r.disabled = map[string]bool{}
 		}
-		r.disabled[n] = disable
+		if disable {
+			r.disabled[n] = true
+		} else {
+			delete(r.disabled, n)
+		}
 	}
 	return status
+}
+
+// builtinList is enable's listing: the enabled builtins, the disabled
+// ones (disabled) or both (all), only POSIX's special ones with special.
+func (r *Interp) builtinList(all, disabled, special bool) string {
+	names := make([]string, 0, len(builtins))
+	for k := range builtins {
+		if !special || isPosixSpecialBuiltin(k) {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	var sb strings.Builder
+	for _, k := range names {
+		off := r.disabled[k]
+		switch {
+		case !off && (all || !disabled):
+			sb.WriteString("enable " + k + "\n")
+		case off && (all || disabled):
+			sb.WriteString("enable -n " + k + "\n")
+		}
+	}
+	return sb.String()
 }
 
 func builtinBuiltin(r *Interp, args []string) int {

@@ -66,6 +66,9 @@ func builtinSet(r *Interp, args []string) int {
 			if !r.setFlag(byte(c), on) {
 				r.builtinErr("set", "%c%c: invalid option", a[0], c)
 				r.writeErr("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
+				if c == 'r' {
+					return 1 // a known flag that cannot change: set +r
+				}
 				return 2
 			}
 		}
@@ -88,7 +91,7 @@ func sortedFuncNames(r *Interp) []string {
 func (r *Interp) printSetO(human bool) {
 	var sb strings.Builder
 	for _, o := range r.opts.setOptions() {
-		on := o.p != nil && *o.p || o.p == nil && (o.name == "braceexpand" && !r.opts.noBrace || o.name == "interactive-comments")
+		on := o.p != nil && *o.p || o.p == nil && o.name == "braceexpand" && !r.opts.noBrace
 		if human {
 			state := "off"
 			if on {
@@ -146,10 +149,7 @@ func builtinShopt(r *Interp, args []string) int {
 		if o.p != nil {
 			return *o.p
 		}
-		if useSetO {
-			return o.name == "braceexpand" && !r.opts.noBrace || o.name == "interactive-comments"
-		}
-		return shoptDefaultOn[o.name]
+		return o.name == "braceexpand" && !r.opts.noBrace
 	}
 	line := func(o namedOpt) string {
 		on := isOn(o)
@@ -183,7 +183,16 @@ func builtinShopt(r *Interp, args []string) int {
 	for _, name := range args {
 		o, ok := find(name)
 		if !ok {
-			r.builtinErr("shopt", "%s: invalid shell option name", name)
+			if useSetO {
+				r.builtinErr("shopt", "%s: invalid option name", name)
+				if set || unset {
+					// bash's set_shopt_o_options counts only status 1
+					// as failure; set_minus_o_option said 2
+					continue
+				}
+			} else {
+				r.builtinErr("shopt", "%s: invalid shell option name", name)
+			}
 			status = 1
 			continue
 		}
@@ -191,6 +200,8 @@ func builtinShopt(r *Interp, args []string) int {
 		case set || unset:
 			if useSetO {
 				r.setLongOption(name, set)
+			} else if name == "restricted_shell" {
+				r.fixRestrictedShell()
 			} else if o.p != nil {
 				*o.p = set
 			}
@@ -229,6 +240,26 @@ const (
 var signalNames = []string{"", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1",
 	"SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU",
 	"URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"}
+
+// killListName is the name kill -l gives signal n: EXIT for 0, the
+// real-time signals as RTMIN+k and RTMAX-k.
+func killListName(n int) (string, bool) {
+	switch {
+	case n == 0:
+		return "EXIT", true
+	case n > 0 && n < len(signalNames):
+		return signalNames[n], true
+	case n == 34:
+		return "RTMIN", true
+	case n > 34 && n < 50:
+		return "RTMIN+" + strconv.Itoa(n-34), true
+	case n >= 50 && n < 64:
+		return "RTMAX-" + strconv.Itoa(64-n), true
+	case n == 64:
+		return "RTMAX", true
+	}
+	return "", false
+}
 
 func signalName(n int) string {
 	if n > 0 && n < len(signalNames) {
@@ -332,6 +363,9 @@ func builtinTrap(r *Interp, args []string) int {
 			status = 1
 			continue
 		}
+		if r.hardIgnored[name] {
+			continue // ignored when the shell started: it stays so, silently
+		}
 		if reset {
 			delete(r.traps, name)
 			delete(r.shownTraps, name)
@@ -368,9 +402,15 @@ func builtinKill(r *Interp, args []string) int {
 			for _, a := range args[1:] {
 				if n, err := strconv.Atoi(a); err == nil {
 					if n > 128 {
-						n -= 128
+						n -= 128 // an exit status: the signal that ended it
 					}
-					r.writeOut("kill", signalName(n)+"\n")
+					switch name, ok := killListName(n); {
+					case ok:
+						r.writeOut("kill", name+"\n")
+					case n != 32 && n != 33: // glibc's own: bash prints nothing
+						r.builtinErr("kill", "%s: invalid signal specification", a)
+						status = 1
+					}
 				} else if _, n, ok := parseSignal(a, false); ok {
 					r.writeOut("kill", strconv.Itoa(n)+"\n")
 				} else {

@@ -53,9 +53,6 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 					panic(errDiscard)
 				}
 			}
-			if len(c.Assigns) > 0 && r.opts.xtrace {
-				r.xtraceAssigns(c.Assigns)
-			}
 			r.status = 0
 			if r.substStatus >= 0 {
 				r.status = r.substStatus
@@ -69,9 +66,6 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	r.lastArg = args[len(args)-1]
 	name := args[0]
 
-	if r.opts.xtrace {
-		r.xtraceCall(c.Assigns, args)
-	}
 	// The redirections are expanded first: the assignments before the
 	// command are not seen by them (a=2 echo >&$a uses the shell's a).
 	r.withRedirs(redirs, func() {
@@ -84,6 +78,9 @@ func (r *Interp) callExpr(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 				r.status = 1
 				return
 			}
+		}
+		if r.opts.xtrace {
+			r.xtraceCall(c.Assigns, args)
 		}
 		r.run(args)
 		if restore != nil {
@@ -132,6 +129,11 @@ func (r *Interp) runProgram(args []string) {
 // is set (exec -c).
 func (r *Interp) runProgramWith(args []string, argv0 string, clearEnv bool) {
 	name := args[0]
+	if r.opts.restricted && strings.Contains(name, "/") {
+		r.errorf("%s: restricted: cannot specify `/' in command names", name)
+		r.status = 1
+		return
+	}
 	if r.commandNotFoundHandle(args) {
 		return
 	}
@@ -156,7 +158,7 @@ func (r *Interp) runProgramWith(args []string, argv0 string, clearEnv bool) {
 			env = oneShotEnv(env)
 		}
 	}
-	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree, PPid: r.bashpid}
+	proc := &Process{Path: p, Args: args, Env: env, Dir: r.dir, Stdio: r.stdioFor(), Umask: r.umask, SlotHeld: r.slotFree, PPid: r.bashpid, Ignored: r.ignoredSignals()}
 	if r.slotFree {
 		proc.Pid, proc.PPid = r.bashpid, r.pid
 	}
@@ -303,6 +305,7 @@ func (r *Interp) tempAssigns(list []*syntax.Assign, name string) func() {
 			val = r.expandString(as.Value)
 		}
 		nm := as.Name.Value
+		r.xtraceAssign(r.assignLHS(as), val)
 		if v := r.vars.get(nm); v != nil && v.Attr&AttrReadonly != 0 {
 			// bash reports it and runs the command without it.
 			r.errorf("%s: readonly variable", nm)

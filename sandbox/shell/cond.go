@@ -383,65 +383,11 @@ func (g vfsGlob) globLstat(p string) (isDir, isSymlink, exists bool) {
 
 // --- xtrace ----------------------------------------------------------
 
-// xtracePrefix is $PS4 expanded, its first character repeated for
-// nesting as bash does.
-func (r *Interp) xtracePrefix() string {
-	ps4, ok := r.getScalar("PS4")
-	if !ok {
-		return ""
-	}
-	if ps4 != "" {
-		saved := r.opts.xtrace
-		r.opts.xtrace = false
-		if f, err := syntax.NewParser().Document(strings.NewReader(ps4)); err == nil {
-			ps4 = r.expandString(f)
-		}
-		r.opts.xtrace = saved
-		ps4 = r.promptExpand(ps4)
-	}
-	if ps4 == "" {
-		return ""
-	}
-	// The first character repeats once per $(..) level.
-	return strings.Repeat(ps4[:1], r.xtraceLevel) + ps4
-}
-
-func (r *Interp) xtraceCall(assigns []*syntax.Assign, args []string) {
-	var parts []string
-	for _, a := range args {
-		parts = append(parts, xtraceQuote(a))
-	}
-	r.writeErr(r.xtracePrefix() + strings.Join(parts, " ") + "\n")
-}
-
-func (r *Interp) xtraceAssigns(assigns []*syntax.Assign) {
-	for _, as := range assigns {
-		if as.Array != nil && as.Index == nil {
-			// bash shows an array assignment as written.
-			r.writeErr(r.xtracePrefix() + as.Name.Value + "=" + r.curText(as.Array) + "\n")
-			continue
-		}
-		v, _ := r.getScalar(as.Name.Value)
-		r.writeErr(r.xtracePrefix() + as.Name.Value + "=" + xtraceQuote(v) + "\n")
-	}
-}
-
 func (r *Interp) xtraceTest(c *syntax.TestClause) {
 	if !r.opts.xtrace {
 		return
 	}
-	r.writeErr(r.xtracePrefix() + "[[ " + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(r.curText(c), "[["), "]]")) + " ]]\n")
-}
-
-// xtraceQuote quotes a word for xtrace output as bash does.
-func xtraceQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	if strings.ContainsAny(s, " \t\n\"'\\$`*?[]()<>|&;~#!{}") {
-		return shellQuote(s)
-	}
-	return s
+	r.xtrace("[[ " + strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(r.curText(c), "[["), "]]")) + " ]]")
 }
 
 var _ = fs.ModeDir

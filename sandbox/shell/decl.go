@@ -27,15 +27,23 @@ func (r *Interp) declClause(c *syntax.DeclClause) {
 			}
 			items = append(items, declItem{word: w})
 		default:
-			items = append(items, declItem{assign: as})
+			it := declItem{assign: as}
+			if as.Array == nil && !as.Naked {
+				// expanded with the other words, before declare runs
+				it.value, it.expanded = r.expandAssignValue(as.Value), true
+			}
+			items = append(items, it)
 		}
 	}
 	if r.opts.xtrace {
 		words := []string{name}
 		for _, it := range items {
-			if it.assign != nil {
-				words = append(words, r.wordText(&syntax.Word{Parts: []syntax.WordPart{as2lit(it.assign)}}))
-			} else {
+			switch {
+			case it.expanded:
+				words = append(words, r.assignLHS(it.assign)+"="+it.value)
+			case it.assign != nil:
+				words = append(words, it.assign.Name.Value)
+			default:
 				words = append(words, it.word)
 			}
 		}
@@ -44,13 +52,14 @@ func (r *Interp) declClause(c *syntax.DeclClause) {
 	r.status = r.declare(name, items)
 }
 
-func as2lit(as *syntax.Assign) *syntax.Lit { return as.Name }
-
 // declItem is one operand of declare: a word (option, name or
-// name=value text) or a parsed assignment.
+// name=value text) or a parsed assignment, whose value may be expanded
+// already.
 type declItem struct {
-	word   string
-	assign *syntax.Assign
+	word     string
+	assign   *syntax.Assign
+	value    string
+	expanded bool
 }
 
 // builtinDeclare runs declare and friends called as ordinary commands
@@ -122,9 +131,12 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 				case 'p':
 					print = true
 				case 'f':
-					funcs = true
+					// +f is no function operation: declare +ft f acts
+					// on a variable f, as in bash
+					funcs = funcs || w[0] == '-'
 				case 'F':
-					funcNames = true
+					funcNames = funcNames || w[0] == '-'
+					funcs = funcs || w[0] == '-'
 				case 'g':
 					global = true
 				case 'I':
@@ -150,11 +162,17 @@ func (r *Interp) declare(cmd string, items []declItem) int {
 		operands = append(operands, it)
 	}
 	if funcs || funcNames {
+		if unexport {
+			off |= AttrExport
+		}
 		if len(operands) == 0 && (cmd == "declare" || cmd == "typeset") {
 			// declare -xf, -rF: list the functions with those attributes
 			return r.listFuncs(cmd, funcNames, on)
 		}
-		return r.declareFuncs(cmd, operands, funcNames, on&AttrReadonly != 0, unexport)
+		if print && len(operands) > 0 {
+			return r.printFuncs(cmd, operands, funcNames)
+		}
+		return r.declareFuncs(cmd, operands, funcNames, on, off)
 	}
 	if len(operands) == 0 {
 		if cmd == "local" && !print && on == 0 {
@@ -254,8 +272,14 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, fl declFlags)
 		switch {
 		case as.Array != nil:
 			arr, hasValue = as.Array, true
+		case it.expanded:
+			value, hasValue = it.value, true
 		case !as.Naked:
 			value, hasValue = r.expandAssignValue(as.Value), true
+		}
+		if hasValue && arr == nil && (cmd == "export" || cmd == "readonly") {
+			// they assign as an assignment statement does, traced so
+			r.xtraceAssign(r.assignLHS(as), value)
 		}
 	} else {
 		w := it.word
@@ -398,16 +422,11 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, fl declFlags)
 			v = r.vars.global().vars[target]
 		} else {
 			v, vsc = r.vars.lookup(target)
-		}
-		if vsc != nil && vsc.temp && on&(AttrExport|AttrReadonly) != 0 {
-			// export or readonly of a variable assigned before the
-			// command (var=x export var) keeps it once the command ends.
-			t := v
-			if v, _ = r.vars.lookupLasting(target); v == nil {
-				v = &Var{}
-				r.vars.global().vars[target] = v
+			if v != nil && vsc.temp && (on|off != 0 || hasValue) {
+				// an assignment before the command that declare
+				// changes outlives it, as in bash (var=x export var)
+				r.propagateTemp(vsc, target)
 			}
-			*v = *t
 		}
 		if v == nil {
 			v, fresh = &Var{}, true
@@ -556,6 +575,25 @@ func (r *Interp) declareOne(cmd string, it declItem, on, off Attr, fl declFlags)
 		v.Attr |= AttrExport
 	}
 	return true
+}
+
+// propagateTemp moves name from the temporary scope of assignments before
+// a command to the scope under it that has the name, or the global one.
+func (r *Interp) propagateTemp(temp *scope, name string) {
+	v := temp.vars[name]
+	delete(temp.vars, name)
+	dest := r.vars.global()
+	for i := len(r.vars.scopes) - 1; i >= 0; i-- {
+		sc := r.vars.scopes[i]
+		if sc == temp {
+			continue
+		}
+		if _, ok := sc.vars[name]; ok {
+			dest = sc
+			break
+		}
+	}
+	dest.vars[name] = v
 }
 
 func declDisplay(it declItem) string {
@@ -763,56 +801,77 @@ func shellQuoteValue(s string, posix bool) string {
 	return shellQuote(s)
 }
 
-// declareFuncs implements declare -f / -F.
-func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly, readonly, unexport bool) int {
-	var names []string
+// declareFuncs implements declare -f / -F, and export -f and readonly
+// -f: with the attributes r, t or x to set or clear it sets them on the
+// functions named, without it prints them.
+func (r *Interp) declareFuncs(cmd string, operands []declItem, namesOnly bool, on, off Attr) int {
+	const funcAttrs = AttrExport | AttrReadonly | AttrTrace
+	on &= funcAttrs
+	off &= funcAttrs
+	attrCmd := cmd == "export" || cmd == "readonly" // bash's set_or_show_attributes
 	if len(operands) == 0 {
-		for k := range r.funcs {
-			names = append(names, k)
+		names := make([]string, 0, len(r.funcs))
+		for k, f := range r.funcs {
+			if on == 0 || f.attrs()&on == on {
+				names = append(names, k)
+			}
 		}
 		sort.Strings(names)
-	} else {
-		for _, it := range operands {
-			names = append(names, it.word)
+		var sb strings.Builder
+		for _, n := range names {
+			f := r.funcs[n]
+			switch {
+			case namesOnly:
+				sb.WriteString("declare -" + f.flags() + " " + n + "\n")
+			case on != 0 || attrCmd:
+				// the definition, then the attributes that recreate it
+				sb.WriteString(r.funcText(f))
+				sb.WriteString("declare -" + f.flags() + " " + n + "\n")
+			default:
+				sb.WriteString(r.funcText(f))
+			}
 		}
+		return r.writeOut(cmd, sb.String())
 	}
 	status := 0
 	var sb strings.Builder
-	for _, n := range names {
+	for _, it := range operands {
+		n := it.word
+		if it.assign != nil {
+			n = it.assign.Name.Value
+		}
 		f, ok := r.funcs[n]
-		if !ok {
-			if len(operands) > 0 {
-				if cmd == "readonly" || cmd == "export" {
-					r.builtinErr(cmd, "%s: not a function", n)
-				}
+		if attrCmd {
+			switch {
+			case !ok:
+				r.builtinErr(cmd, "%s: not a function", n)
 				status = 1
+			case on&AttrExport != 0 && !exportableFuncName(n):
+				r.builtinErr(cmd, "%s: cannot export", n)
+				status = 1
+			default:
+				f.setAttrs(on, off&^AttrReadonly)
 			}
 			continue
 		}
-		if readonly {
-			f.readonly = true
+		if !ok {
+			status = 1
 			continue
 		}
-		if cmd == "export" {
-			f.exported = !unexport
-			continue
-		}
-		if namesOnly {
-			if len(operands) > 0 {
+		if on == 0 && off == 0 {
+			if namesOnly {
 				sb.WriteString(n + "\n")
 			} else {
-				flags := "f"
-				if f.readonly {
-					flags += "r"
-				}
-				if f.exported {
-					flags += "x"
-				}
-				sb.WriteString("declare -" + flags + " " + n + "\n")
+				sb.WriteString(r.funcText(f))
 			}
 			continue
 		}
-		sb.WriteString(r.funcText(f))
+		if f.readonly && off&AttrReadonly != 0 {
+			r.builtinErr(cmd, "%s: readonly function", n)
+			status = 1
+			continue
+		}
+		f.setAttrs(on, off)
 	}
 	r.writeOut(cmd, sb.String())
 	return status
@@ -835,13 +894,7 @@ func (r *Interp) listFuncs(cmd string, namesOnly bool, on Attr) int {
 	var sb strings.Builder
 	for _, n := range names {
 		f := r.funcs[n]
-		flags := "f"
-		if f.readonly {
-			flags += "r"
-		}
-		if f.exported {
-			flags += "x"
-		}
+		flags := f.flags()
 		if !namesOnly {
 			sb.WriteString(r.funcText(f))
 			if flags == "f" {
@@ -852,6 +905,90 @@ func (r *Interp) listFuncs(cmd string, namesOnly bool, on Attr) int {
 	}
 	r.writeOut(cmd, sb.String())
 	return 0
+}
+
+// printFuncs is declare -fp NAME...: each function's definition (its
+// attributes after it, if any), or with -F its declare line.
+func (r *Interp) printFuncs(cmd string, operands []declItem, namesOnly bool) int {
+	status := 0
+	for _, it := range operands {
+		n := it.word
+		if it.assign != nil {
+			n = it.assign.Name.Value
+		}
+		f, ok := r.funcs[n]
+		if !ok {
+			r.builtinErr(cmd, "%s: not found", n)
+			status = 1
+			continue
+		}
+		text := "declare -" + f.flags() + " " + n + "\n"
+		if !namesOnly {
+			if f.flags() == "f" {
+				text = ""
+			}
+			text = r.funcText(f) + text
+		}
+		r.writeOut(cmd, text)
+	}
+	return status
+}
+
+// exportableFuncName is bash's exportable_function_name: no slash, no =.
+func exportableFuncName(s string) bool {
+	return !strings.ContainsAny(s, "/=")
+}
+
+// attrs are the function's attributes as variable attributes.
+func (f *Func) attrs() Attr {
+	var a Attr
+	if f.readonly {
+		a |= AttrReadonly
+	}
+	if f.exported {
+		a |= AttrExport
+	}
+	if f.traced {
+		a |= AttrTrace
+	}
+	return a
+}
+
+// setAttrs sets and clears readonly, export and trace.
+func (f *Func) setAttrs(on, off Attr) {
+	if on&AttrReadonly != 0 {
+		f.readonly = true
+	}
+	if off&AttrReadonly != 0 {
+		f.readonly = false
+	}
+	if on&AttrExport != 0 {
+		f.exported = true
+	}
+	if off&AttrExport != 0 {
+		f.exported = false
+	}
+	if on&AttrTrace != 0 {
+		f.traced = true
+	}
+	if off&AttrTrace != 0 {
+		f.traced = false
+	}
+}
+
+// flags is the function's attributes as declare -F lists them.
+func (f *Func) flags() string {
+	s := "f"
+	if f.readonly {
+		s += "r"
+	}
+	if f.traced {
+		s += "t"
+	}
+	if f.exported {
+		s += "x"
+	}
+	return s
 }
 
 // funcText renders a function as declare -f does (bash's own layout).

@@ -51,11 +51,14 @@ func (r *Interp) stmtSync(st *syntax.Stmt) {
 	if r.source != nil {
 		r.lineno += r.source.lineBase
 	}
+	if r.debugTrap(st) {
+		r.status = 0 // extdebug: the trap said to skip the command
+		return
+	}
 	if st.Negated {
 		r.noErrExit++
 	}
 	nps := len(r.procSubsts)
-	r.debugTrap(st)
 	checked := r.command(st.Cmd, st.Redirs)
 	if isSimpleCommand(st.Cmd) {
 		r.pipeStatus = nil // $PIPESTATUS is this command's $? now
@@ -163,8 +166,9 @@ func (r *Interp) command(cmd syntax.Command, redirs []*syntax.Redirect) bool {
 			checked = false
 			r.funcDecl(c)
 		case *syntax.ArithmCmd:
-			r.xtraceArithCmd(c)
-			v, ok := r.arithStringPrefix(r.arithSourceMode(c.X, c.Left.Offset()+2, c.Right.Offset(), true), "((: ")
+			text := r.arithSourceMode(c.X, c.Left.Offset()+2, c.Right.Offset(), true)
+			r.xtraceArith(text)
+			v, ok := r.arithStringPrefix(text, "((: ")
 			switch {
 			case !ok:
 				r.status = 1
@@ -283,6 +287,16 @@ func (r *Interp) forClause(c *syntax.ForClause) {
 	defer func() { r.loopDepth-- }()
 	switch l := c.Loop.(type) {
 	case *syntax.WordIter:
+		if c.Select {
+			head := "select " + r.curText(l)
+			if r.opts.xtrace {
+				r.xtrace(head)
+			}
+			if r.debugTrapText(head) {
+				r.status = 0 // extdebug: skipped
+				return
+			}
+		}
 		var items []string
 		if l.InPos.IsValid() {
 			items = r.expandWords(l.Items)
@@ -295,9 +309,14 @@ func (r *Interp) forClause(c *syntax.ForClause) {
 			return
 		}
 		r.status = 0
+		line := r.lineno
 		for _, it := range items {
 			r.tick()
+			r.lineno = line
 			r.xtraceFor(l)
+			if r.debugTrapText("for " + r.curText(l)) {
+				continue // extdebug: skip this round
+			}
 			if v, _ := r.vars.lookup(name); v != nil && v.Attr&AttrNameref != 0 && v.Attr&AttrReadonly == 0 {
 				// A nameref loop variable refers to each word in turn.
 				if !validTarget(it) {
@@ -316,40 +335,107 @@ func (r *Interp) forClause(c *syntax.ForClause) {
 			}
 		}
 	case *syntax.CStyleLoop:
-		if l.Init != nil {
-			if _, ok := r.arithNode(l.Init, l.Init.Pos().Offset(), l.Init.End().Offset()); !ok {
-				r.status = 1
-				return
-			}
+		init, cond, post := r.arithForExprs(l)
+		line := r.lineno
+		if _, ok := r.arithForExpr(init, line); !ok {
+			r.status = 1
+			return
 		}
 		r.status = 0
 		last := 0
 		for {
 			r.tick()
-			if l.Cond != nil {
-				v, ok := r.arithNode(l.Cond, l.Cond.Pos().Offset(), l.Cond.End().Offset())
-				if !ok {
-					r.status = 1
-					return
-				}
-				if v == 0 {
-					break
-				}
+			v, ok := r.arithForExpr(cond, line)
+			if !ok {
+				r.status = 1
+				return
+			}
+			if v == 0 {
+				break
 			}
 			r.stmts(c.Do)
 			last = r.status
 			if r.loopControl() {
 				break
 			}
-			if l.Post != nil {
-				if _, ok := r.arithNode(l.Post, l.Post.Pos().Offset(), l.Post.End().Offset()); !ok {
-					r.status = 1
-					return
-				}
+			if _, ok := r.arithForExpr(post, line); !ok {
+				r.status = 1
+				return
 			}
 		}
 		r.status = last
 	}
+}
+
+// arithForPart is one of the three expressions of for (( ; ; )): its
+// node (nil when left out, which bash reads as 1) and its text's span,
+// from its first token to the ; or )) after it.
+type arithForPart struct {
+	x          syntax.ArithmExpr
+	start, end uint
+}
+
+// arithForExprs splits for ((init; cond; post)) as bash's
+// make_arith_for_command does.
+func (r *Interp) arithForExprs(l *syntax.CStyleLoop) (init, cond, post arithForPart) {
+	src := ""
+	if r.source != nil {
+		src = r.source.text
+	}
+	inner := l.Lparen.Offset() + 2
+	stop := l.Rparen.Offset()
+	// semi finds the ; after offset from.
+	semi := func(from uint) uint {
+		for i := from; i < stop && int(i) < len(src); i++ {
+			if src[i] == ';' {
+				return i
+			}
+		}
+		return stop
+	}
+	part := func(x syntax.ArithmExpr, from, to uint) arithForPart {
+		if x == nil {
+			return arithForPart{}
+		}
+		return arithForPart{x, x.Pos().Offset(), to}
+	}
+	s1from := inner
+	if l.Init != nil {
+		s1from = l.Init.End().Offset()
+	}
+	s1 := semi(s1from)
+	s2from := s1 + 1
+	if l.Cond != nil {
+		s2from = l.Cond.End().Offset()
+	}
+	s2 := semi(s2from)
+	if int(stop) > len(src) {
+		// no text: the parser's spans alone
+		part = func(x syntax.ArithmExpr, _, _ uint) arithForPart {
+			if x == nil {
+				return arithForPart{}
+			}
+			return arithForPart{x, x.Pos().Offset(), x.End().Offset()}
+		}
+	}
+	return part(l.Init, inner, s1), part(l.Cond, s1+1, s2), part(l.Post, s2+1, stop)
+}
+
+// arithForExpr evaluates one expression of an arithmetic for loop as
+// bash's eval_arith_for_expr: expanded, traced, after the DEBUG trap, at
+// the loop's line.
+func (r *Interp) arithForExpr(p arithForPart, line int) (int64, bool) {
+	text := "1"
+	if p.x != nil {
+		text = r.arithSourceMode(p.x, p.start, p.end, true)
+	}
+	r.lineno = line
+	r.xtraceArith(text)
+	if r.debugTrapText("((" + text + "))") {
+		return 0, true // extdebug: skipped
+	}
+	r.lineno = line
+	return r.arithString(text)
 }
 
 // selectLoop runs `select NAME in ITEMS`: the menu goes to stderr, the
@@ -401,6 +487,14 @@ func (r *Interp) selectLoop(name string, items []string, body []*syntax.Stmt) {
 }
 
 func (r *Interp) caseClause(c *syntax.CaseClause) {
+	head := "case " + r.curText(c.Word) + " in"
+	if r.opts.xtrace {
+		r.xtrace(head)
+	}
+	if r.debugTrapText(head + " ") {
+		r.status = 0 // extdebug: skipped
+		return
+	}
 	// the word gets tilde expansion, as a pattern does
 	var x xbuf
 	r.expandParts(&x, c.Word.Parts, false, true)
@@ -452,7 +546,7 @@ func (r *Interp) funcDecl(c *syntax.FuncDecl) {
 			src = r.source.text[start:end]
 		}
 	}
-	r.funcs[name] = &Func{Name: name, Source: src, body: &stmtNode{stmt: c.Body, src: r.source}}
+	r.funcs[name] = &Func{Name: name, Source: src, body: &stmtNode{stmt: c.Body, src: r.source, base: r.lineBase}}
 	r.status = 0
 }
 
@@ -481,7 +575,7 @@ func (r *Interp) callFunc(f *Func, args []string) {
 		panic(errDiscard)
 	}
 	savedParams, savedSrc := r.params, r.source
-	savedLoop := r.loopDepth
+	savedLoop, savedBase := r.loopDepth, r.lineBase
 	r.params = args[1:]
 	r.vars.scopes = append(r.vars.scopes, &scope{vars: map[string]*Var{}, fn: f.Name})
 	srcName := "environment" // defined in a -c string
@@ -492,8 +586,9 @@ func (r *Interp) callFunc(f *Func, args []string) {
 	r.funcDepth++
 	r.loopDepth = 0
 	r.source = f.body.src
+	r.lineBase = f.body.base // its lines count where it was defined
 	line := r.lineno
-	hidden := r.hideFuncTraps()
+	hidden := r.hideFuncTraps(f)
 	optInd, optSub := r.getoptsInd, r.getoptsSub
 	defer func() {
 		r.restoreFuncTraps(hidden)
@@ -509,19 +604,30 @@ func (r *Interp) callFunc(f *Func, args []string) {
 		}
 		r.vars.scopes = r.vars.scopes[:len(r.vars.scopes)-1]
 		r.params, r.source = savedParams, savedSrc
-		r.loopDepth = savedLoop
+		r.loopDepth, r.lineBase = savedLoop, savedBase
 		r.lineno = line
 	}()
-	if cmd, ok := r.traps["DEBUG"]; ok && cmd != "" && r.inTrap == "" {
-		r.runDebugTrap(cmd)
+	// bash traps the start of the function and its return at the line
+	// where its body starts
+	bodyLine := int(f.body.stmt.Pos().Line()) + r.lineBase
+	if r.source != nil {
+		bodyLine += r.source.lineBase
 	}
-	r.stmt(f.body.stmt)
+	skip := false
+	if r.debugTrapSet() {
+		r.lineno = bodyLine
+		skip = r.debugTrapText("")
+	}
+	if !skip {
+		r.stmt(f.body.stmt)
+	}
 	if r.returning {
 		r.returning = false
 	}
 	// The RETURN trap: the caller's with set -T, or one the function set.
 	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap != "RETURN" {
 		status := r.status
+		r.lineno = bodyLine
 		r.runTrap("RETURN", cmd)
 		r.status = status
 	}

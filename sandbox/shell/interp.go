@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,6 +52,10 @@ type Process struct {
 	// Pid is the program's process id: the subshell's when SlotHeld (as
 	// bash execs it), otherwise 0 for a fresh one. PPid is its parent's.
 	Pid, PPid int
+	// Ignored are the signals the program starts with ignored, as the
+	// shell ignores them (trap '' SIG), by name without SIG: a child
+	// shell cannot trap them (SetIgnoredSignals).
+	Ignored []string
 }
 
 // Stdio is the standard streams of a program the shell starts. A stream
@@ -118,6 +123,7 @@ type Func struct {
 	body     *stmtNode
 	readonly bool
 	exported bool // export -f: children see it in BASH_FUNC_name%%
+	traced   bool // declare -ft: it inherits the DEBUG and RETURN traps
 }
 
 // shared is what a shell and all its subshells have in common.
@@ -176,20 +182,26 @@ type Interp struct {
 	hashSeq      uint64
 
 	// Execution state of the current Run.
-	ctx                    context.Context
-	status                 int
-	lastArg                string
-	lastBg                 int
-	depth                  int // function calls, sources, evals
-	funcDepth              int
-	subDepth               int // subshell nesting, for $BASH_SUBSHELL
-	loopDepth              int
-	brk, cont              int
-	returning              bool
-	exiting                bool
-	exited                 bool
-	noErrExit              int // >0 inside conditions, where errexit is off
-	inTrap                 string
+	ctx            context.Context
+	status         int
+	lastArg        string
+	lastBg         int
+	depth          int // function calls, sources, evals
+	funcDepth      int
+	subDepth       int // subshell nesting, for $BASH_SUBSHELL
+	loopDepth      int
+	brk, cont      int
+	returning      bool
+	exiting        bool
+	exited         bool
+	noErrExit      int // >0 inside conditions, where errexit is off
+	inTrap         string
+	inDebugTrap    bool // the DEBUG trap runs (it does not run inside itself)
+	commandBuiltin int  // `command` runs a builtin: its errors do not end a POSIX shell
+	// hardIgnored are the signals ignored when the shell started
+	// (SetIgnoredSignals).
+	hardIgnored            map[string]bool
+	restrictedShellFixed   bool              // shopt restricted_shell was tried (fixRestrictedShell)
 	shownTraps             map[string]string // a (..) or $(..)'s parent's traps, which trap -p still lists
 	xtraceLevel            int               // $(..) nesting: set -x repeats PS4's first character
 	oneShot                bool              // the last command of bash -c, which bash execs without a fork
@@ -417,6 +429,37 @@ func (r *Interp) SetStdio(stdin io.Reader, stdout, stderr io.Writer) {
 	r.fds.set(2, newStreamFd(nil, stderr))
 }
 
+// SetIgnoredSignals makes a new shell start with the signals names
+// (without SIG) ignored, as a program inherits ignored signals: bash
+// neither traps nor resets them, and trap lists them as ”.
+func (r *Interp) SetIgnoredSignals(names []string) {
+	for _, n := range names {
+		name, num, ok := parseSignal(n, false)
+		if !ok || num <= 0 {
+			continue
+		}
+		if r.hardIgnored == nil {
+			r.hardIgnored = map[string]bool{}
+		}
+		r.hardIgnored[name] = true
+		r.traps[name] = ""
+	}
+	r.syncTraps()
+}
+
+// ignoredSignals are the signals this shell ignores, for a program it
+// starts (Process.Ignored).
+func (r *Interp) ignoredSignals() []string {
+	var out []string
+	for name, cmd := range r.traps {
+		if _, n, ok := parseSignal(name, false); ok && n > 0 && cmd == "" {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // SetUmask sets the file mode creation mask (022 in a new Interp), as a
 // child shell inherits it.
 func (r *Interp) SetUmask(mask uint32) { r.umask = mask & 0o777 }
@@ -547,6 +590,7 @@ func (r *Interp) subshell() *Interp {
 			c.traps[k] = v
 		}
 	}
+	c.hardIgnored = maps.Clone(r.hardIgnored)
 	c.dirStack = append([]string(nil), r.dirStack...)
 	c.dirStackUsed = r.dirStackUsed
 	c.params = append([]string(nil), r.params...)

@@ -683,7 +683,7 @@ func (r *Interp) runTrap(sig, cmd string) {
 	savedStatus := r.status
 	r.inTrap = sig
 	r.status = savedStatus
-	r.evalString(cmd, r.sourceName())
+	r.nestedEval(func() { r.evalString(cmd, r.sourceName()) })
 	r.inTrap = saved
 }
 
@@ -714,6 +714,8 @@ func (r *Interp) evalStringAt(src, name string, extra int) {
 	defer func() { r.source = saved }()
 	line := r.lineno
 	base := line - 1 + extra
+	savedBase := r.lineBase
+	defer func() { r.lineBase = savedBase }()
 	f, _, rep, err := parseRepaired(src, name)
 	file.setRepairs(rep)
 	for i := range file.hdocs {
@@ -755,7 +757,6 @@ func (r *Interp) evalStringAt(src, name string, extra int) {
 		r.stmt(st)
 		return false
 	})
-	r.lineBase = 0
 	r.lineno = line
 }
 

@@ -94,6 +94,7 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 	r.arg0 = name
 	rest := args[1:]
 	command := false
+	restricted := isRestrictedName(name)
 	for len(rest) > 0 && len(rest[0]) > 1 && (rest[0][0] == '-' || rest[0][0] == '+') {
 		a := rest[0]
 		rest = rest[1:]
@@ -104,6 +105,8 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 			switch a {
 			case "--posix":
 				r.opts.posix = true
+			case "--restricted":
+				restricted = true
 			case "--version":
 				return r.writeOut(name, "GNU bash, version "+bashVersion+" ("+machType+")\n"+bashVersionText)
 			case "--help":
@@ -124,13 +127,15 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 			case 'O':
 				if len(rest) > 0 {
 					for _, o := range r.opts.shoptOptions() {
-						if o.name == rest[0] && o.p != nil {
+						if o.name == rest[0] && o.p != nil && o.name != "restricted_shell" {
 							*o.p = on
 						}
 					}
 					rest = rest[1:]
 				}
-			case 's', 'i', 'l', 'r':
+			case 'r':
+				restricted = restricted || on
+			case 's', 'i', 'l':
 			default:
 				if !r.setFlag(byte(c), on) {
 					r.writeErr(name + ": -" + string(c) + ": invalid option\n")
@@ -138,6 +143,9 @@ func (r *Interp) Main(ctx context.Context, args []string, stdin io.Reader, limit
 				}
 			}
 		}
+	}
+	if restricted {
+		r.startRestricted()
 	}
 	var src string
 	switch {

@@ -19,22 +19,69 @@ type options struct {
 	extdebug                                                                bool
 	varredirClose                                                           bool // {var} fds close after their command
 	keyword                                                                 bool // set -k
+	restricted                                                              bool // set -r (restricted.go)
+	restrictedShell                                                         bool // shopt restricted_shell: started restricted
+	// misc are the options the shell keeps but does not act on, by
+	// their place in miscOptions.
+	misc [len(miscOptions)]bool
+}
+
+// miscOptions are the set -o and shopt options that only hold a value
+// here: an interactive shell's, or ones whose effect the sandbox lacks.
+var miscOptions = [...]string{
+	// set -o
+	"emacs", "histexpand", "history", "ignoreeof", "interactive-comments", "nolog", "notify",
+	"onecmd", "privileged", "vi",
+	// shopt
+	"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash", "checkjobs",
+	"checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42",
+	"compat43", "compat44", "complete_fullquote", "direxpand", "dirspell", "execfail",
+	"extquote", "force_fignore", "gnu_errfmt", "histappend", "histreedit", "histverify",
+	"hostcomplete", "huponexit", "interactive_comments", "lithist", "localvar_inherit",
+	"localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
+	"noexpand_translation", "progcomp", "progcomp_alias", "promptvars",
+}
+
+// miscSetOptions is how many of miscOptions are set -o options.
+const miscSetOptions = 10
+
+// miscDefaultOn are the misc options a non-interactive bash starts with on.
+var miscDefaultOn = map[string]bool{
+	"interactive-comments": true,
+	"checkwinsize":         true, "cmdhist": true, "complete_fullquote": true, "extquote": true,
+	"force_fignore": true, "hostcomplete": true, "interactive_comments": true,
+	"progcomp": true, "promptvars": true,
+}
+
+// miscOpt is the field of the misc option name.
+func (o *options) miscOpt(name string) *bool {
+	for i, n := range miscOptions {
+		if n == name {
+			return &o.misc[i]
+		}
+	}
+	panic("shell: no misc option " + name)
 }
 
 func defaultOptions() options {
-	return options{hashall: true, patsubReplacement: true, globasciiranges: true, sourcepath: true, globskipdots: true}
+	o := options{hashall: true, patsubReplacement: true, globasciiranges: true, sourcepath: true, globskipdots: true}
+	for i, n := range miscOptions {
+		o.misc[i] = miscDefaultOn[n]
+	}
+	return o
 }
 
 // setOptions lists set -o names with their fields, in bash's order.
 func (o *options) setOptions() []namedOpt {
 	return []namedOpt{
-		{"allexport", &o.allexport}, {"braceexpand", nil}, {"emacs", nil}, {"errexit", &o.errexit},
+		{"allexport", &o.allexport}, {"braceexpand", nil}, {"emacs", o.miscOpt("emacs")}, {"errexit", &o.errexit},
 		{"errtrace", &o.errtrace}, {"functrace", &o.functrace}, {"hashall", &o.hashall},
-		{"histexpand", nil}, {"history", nil}, {"ignoreeof", nil}, {"interactive-comments", nil},
+		{"histexpand", o.miscOpt("histexpand")}, {"history", o.miscOpt("history")},
+		{"ignoreeof", o.miscOpt("ignoreeof")}, {"interactive-comments", o.miscOpt("interactive-comments")},
 		{"keyword", &o.keyword}, {"monitor", &o.monitor}, {"noclobber", &o.noclobber}, {"noexec", &o.noexec},
-		{"noglob", &o.noglob}, {"nolog", nil}, {"notify", nil}, {"nounset", &o.nounset},
-		{"onecmd", nil}, {"physical", &o.physical}, {"pipefail", &o.pipefail}, {"posix", &o.posix},
-		{"privileged", nil}, {"verbose", &o.verbose}, {"vi", nil}, {"xtrace", &o.xtrace},
+		{"noglob", &o.noglob}, {"nolog", o.miscOpt("nolog")}, {"notify", o.miscOpt("notify")}, {"nounset", &o.nounset},
+		{"onecmd", o.miscOpt("onecmd")}, {"physical", &o.physical}, {"pipefail", &o.pipefail}, {"posix", &o.posix},
+		{"privileged", o.miscOpt("privileged")}, {"verbose", &o.verbose}, {"vi", o.miscOpt("vi")}, {"xtrace", &o.xtrace},
 	}
 }
 
@@ -55,36 +102,33 @@ type namedOpt struct {
 	p    *bool
 }
 
-// shoptOptions lists the shopt names the shell knows; those without a
-// field are accepted and reported with their bash defaults.
+// shoptOptions lists the shopt options in bash's order (its shopt_vars
+// table: alphabetical, but autocd first).
 func (o *options) shoptOptions() []namedOpt {
-	list := []namedOpt{
-		{"shift_verbose", &o.shiftVerbose},
-		{"dotglob", &o.dotglob}, {"expand_aliases", &o.expandAliases}, {"extglob", &o.extglob},
-		{"failglob", &o.failglob}, {"globasciiranges", &o.globasciiranges}, {"globskipdots", &o.globskipdots}, {"globstar", &o.globstar},
-		{"inherit_errexit", &o.inheritErrexit}, {"lastpipe", &o.lastpipe}, {"nocaseglob", &o.nocaseglob},
-		{"nocasematch", &o.nocasematch}, {"nullglob", &o.nullglob}, {"patsub_replacement", &o.patsubReplacement},
-		{"sourcepath", &o.sourcepath}, {"xpg_echo", &o.xpgEcho}, {"extdebug", &o.extdebug},
-		{"varredir_close", &o.varredirClose},
+	fields := map[string]*bool{
+		"shift_verbose": &o.shiftVerbose, "dotglob": &o.dotglob, "expand_aliases": &o.expandAliases,
+		"extglob": &o.extglob, "failglob": &o.failglob, "globasciiranges": &o.globasciiranges,
+		"globskipdots": &o.globskipdots, "globstar": &o.globstar, "inherit_errexit": &o.inheritErrexit,
+		"lastpipe": &o.lastpipe, "nocaseglob": &o.nocaseglob, "nocasematch": &o.nocasematch,
+		"nullglob": &o.nullglob, "patsub_replacement": &o.patsubReplacement, "sourcepath": &o.sourcepath,
+		"xpg_echo": &o.xpgEcho, "extdebug": &o.extdebug, "varredir_close": &o.varredirClose,
+		"restricted_shell": &o.restrictedShell,
 	}
-	for _, n := range []string{"assoc_expand_once", "autocd", "cdable_vars", "cdspell", "checkhash",
-		"checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41",
-		"compat42", "compat43", "compat44", "complete_fullquote", "direxpand", "dirspell",
-		"execfail", "extquote", "force_fignore", "gnu_errfmt",
-		"histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "interactive_comments",
-		"localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion",
-		"noexpand_translation", "progcomp", "progcomp_alias", "promptvars", "restricted_shell"} {
-		list = append(list, namedOpt{n, nil})
+	var list []namedOpt
+	for i := miscSetOptions; i < len(miscOptions); i++ {
+		list = append(list, namedOpt{miscOptions[i], &o.misc[i]})
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].name < list[j].name })
+	for n, p := range fields {
+		list = append(list, namedOpt{n, p})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		a, b := list[i].name, list[j].name
+		if a == "autocd" || b == "autocd" {
+			return a == "autocd" && b != "autocd"
+		}
+		return a < b
+	})
 	return list
-}
-
-// shoptDefaultOn are the field-less shopt options bash turns on.
-var shoptDefaultOn = map[string]bool{
-	"checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "extquote": true,
-	"force_fignore": true, "globskipdots": true, "hostcomplete": true, "interactive_comments": true,
-	"progcomp": true, "promptvars": true,
 }
 
 // optionFlags is $-.
@@ -94,8 +138,10 @@ func (r *Interp) optionFlags() string {
 	for _, f := range []struct {
 		c  byte
 		on bool
-	}{{'a', o.allexport}, {'e', o.errexit}, {'f', o.noglob}, {'h', o.hashall}, {'m', o.monitor},
-		{'k', o.keyword}, {'n', o.noexec}, {'u', o.nounset}, {'v', o.verbose}, {'x', o.xtrace}} {
+	}{{'a', o.allexport}, {'b', *o.miscOpt("notify")}, {'e', o.errexit}, {'f', o.noglob},
+		{'h', o.hashall}, {'k', o.keyword}, {'m', o.monitor}, {'n', o.noexec},
+		{'p', *o.miscOpt("privileged")}, {'r', o.restricted}, {'u', o.nounset}, {'v', o.verbose},
+		{'x', o.xtrace}} {
 		if f.on {
 			sb.WriteByte(f.c)
 		}
@@ -108,6 +154,9 @@ func (r *Interp) optionFlags() string {
 	}
 	if o.errtrace {
 		sb.WriteByte('E')
+	}
+	if *o.miscOpt("histexpand") {
+		sb.WriteByte('H')
 	}
 	if o.physical {
 		sb.WriteByte('P')
@@ -125,7 +174,7 @@ func (r *Interp) optionFlags() string {
 func (r *Interp) shellopts() string {
 	var on []string
 	for _, o := range r.opts.setOptions() {
-		if o.p != nil && *o.p || o.p == nil && (o.name == "braceexpand" && !r.opts.noBrace || o.name == "interactive-comments") {
+		if o.p != nil && *o.p || o.p == nil && o.name == "braceexpand" && !r.opts.noBrace {
 			on = append(on, o.name)
 		}
 	}
@@ -136,7 +185,7 @@ func (r *Interp) shellopts() string {
 func (r *Interp) bashopts() string {
 	var on []string
 	for _, o := range r.opts.shoptOptions() {
-		if o.p != nil && *o.p || o.p == nil && shoptDefaultOn[o.name] {
+		if o.p != nil && *o.p {
 			on = append(on, o.name)
 		}
 	}
@@ -178,7 +227,20 @@ func (r *Interp) setFlag(c byte, on bool) bool {
 		o.physical = on
 	case 'k':
 		o.keyword = on
-	case 'b', 'p', 'H', 't':
+	case 'r':
+		// set +r cannot undo it
+		if on {
+			r.makeRestricted()
+		} else if o.restricted {
+			return false
+		}
+	case 'b':
+		*o.miscOpt("notify") = on
+	case 'p':
+		*o.miscOpt("privileged") = on
+	case 'H':
+		*o.miscOpt("histexpand") = on
+	case 't':
 	default:
 		return false
 	}
@@ -195,6 +257,12 @@ func (r *Interp) setLongOption(name string, on bool) bool {
 		if o.name == name {
 			if o.p != nil {
 				*o.p = on
+			}
+			// one line-editing mode at a time
+			if on && name == "vi" {
+				*r.opts.miscOpt("emacs") = false
+			} else if on && name == "emacs" {
+				*r.opts.miscOpt("vi") = false
 			}
 			return true
 		}

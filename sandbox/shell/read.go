@@ -588,7 +588,9 @@ func builtinMapfile(r *Interp, args []string) int {
 			s = s[:i]
 		}
 		if callback != "" && (read+1)%quantum == 0 {
-			r.evalString(callback+" "+strconv.FormatInt(idx, 10)+" "+shellQuote(s), r.sourceName())
+			r.nestedEval(func() {
+				r.evalString(callback+" "+strconv.FormatInt(idx, 10)+" "+shellQuote(s), r.sourceName())
+			})
 		}
 		v.Index.Set(idx, s)
 		idx++

@@ -227,6 +227,11 @@ func (r *Interp) redirWordIsClose(rd *syntax.Redirect) bool {
 
 // openRedir opens name for fd with the operator's mode.
 func (r *Interp) openRedir(fd int, name string, op syntax.RedirOperator) bool {
+	if r.opts.restricted && op != syntax.RdrIn {
+		// >, >|, <>, >&, &>, >> and &>> all write
+		r.errorf("%s: restricted: cannot redirect output", name)
+		return false
+	}
 	if name == "" {
 		r.errorf(": No such file or directory")
 		return false

@@ -34,6 +34,7 @@ type sourceFile struct {
 type stmtNode struct {
 	stmt *syntax.Stmt
 	src  *sourceFile
+	base int // the lines before it in an eval's text (Interp.lineBase)
 }
 
 // exitError ends the Run: an internal error or a limit. It carries the

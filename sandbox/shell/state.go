@@ -79,6 +79,7 @@ type StateFunc struct {
 	AliasesExpanded bool
 	Readonly        bool
 	Exported        bool
+	Traced          bool // declare -ft
 }
 
 // State returns the shell's state. Call it between commands.
@@ -130,7 +131,7 @@ func (r *Interp) State() *State {
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.funcs)) {
 		f := r.funcs[name]
-		sf := StateFunc{Name: name, Source: f.Source, Readonly: f.readonly, Exported: f.exported}
+		sf := StateFunc{Name: name, Source: f.Source, Readonly: f.readonly, Exported: f.exported, Traced: f.traced}
 		if f.body != nil && f.body.src != nil {
 			sf.AliasesExpanded = f.body.src.aliasesDone
 		}
@@ -157,6 +158,9 @@ func (r *Interp) State() *State {
 	}
 	if !o.noBrace {
 		st.Options = append(st.Options, "braceexpand")
+	}
+	if o.restricted {
+		st.Options = append(st.Options, "restricted") // set -r, no set -o name
 	}
 	slices.Sort(st.Options)
 	st.Options = slices.Compact(st.Options)
@@ -241,7 +245,7 @@ func (r *Interp) SetState(st *State) error {
 			return fmt.Errorf("shell state: %w", err)
 		}
 		body.src.aliasesDone = sf.AliasesExpanded
-		funcs[sf.Name] = &Func{Name: sf.Name, Source: sf.Source, body: body, readonly: sf.Readonly, exported: sf.Exported}
+		funcs[sf.Name] = &Func{Name: sf.Name, Source: sf.Source, body: body, readonly: sf.Readonly, exported: sf.Exported, traced: sf.Traced}
 	}
 	opts := defaultOptions()
 	for _, opt := range append(opts.setOptions(), opts.shoptOptions()...) {
@@ -259,6 +263,10 @@ func (r *Interp) SetState(st *State) error {
 	for _, name := range st.Options {
 		if name == "braceexpand" {
 			opts.noBrace = false
+			continue
+		}
+		if name == "restricted" {
+			opts.restricted = true
 			continue
 		}
 		p, ok := known[name]

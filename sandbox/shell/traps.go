@@ -10,17 +10,17 @@ import (
 	"github.com/wasmsand/wasmsand/sandbox/vfs"
 )
 
-// debugTrap runs the DEBUG trap before a simple command, (( )), [[ ]]
-// or a for/case/select head, with $BASH_COMMAND set to its text.
-func (r *Interp) debugTrap(st *syntax.Stmt) {
-	cmd, ok := r.traps["DEBUG"]
-	if !ok || cmd == "" || r.inTrap != "" {
-		return
-	}
+// debugTrap runs the DEBUG trap before a simple command, (( )) or
+// [[ ]], with $BASH_COMMAND set to its text. It reports whether the
+// command is to be skipped (shopt -s extdebug and a trap that failed).
+func (r *Interp) debugTrap(st *syntax.Stmt) bool {
 	switch st.Cmd.(type) {
 	case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause:
 	default:
-		return
+		return false
+	}
+	if !r.debugTrapSet() {
+		return false
 	}
 	// The command and its redirections, without a trailing ; or &.
 	end := st.Cmd.End()
@@ -29,26 +29,60 @@ func (r *Interp) debugTrap(st *syntax.Stmt) {
 			end = rd.End()
 		}
 	}
+	text := ""
 	if r.source != nil {
 		s, e := int(st.Pos().Offset()), int(end.Offset())
 		if s < e && e <= len(r.source.text) {
-			r.curCmd = r.source.text[s:e]
+			text = r.source.text[s:e]
 		}
 	}
-	r.runDebugTrap(cmd)
+	return r.debugTrapText(text)
 }
 
-// runDebugTrap runs the DEBUG trap's command, keeping $?.
-func (r *Interp) runDebugTrap(cmd string) {
+// debugTrapSet reports whether a DEBUG trap would run now.
+func (r *Interp) debugTrapSet() bool {
+	cmd, ok := r.traps["DEBUG"]
+	return ok && cmd != "" && !r.inDebugTrap
+}
+
+// debugTrapText runs the DEBUG trap before a command whose text,
+// $BASH_COMMAND, is text ("" leaves it). Inside another trap
+// $BASH_COMMAND stays the command trapped. It reports whether extdebug
+// says to skip the command.
+func (r *Interp) debugTrapText(text string) bool {
+	if !r.debugTrapSet() {
+		return false
+	}
+	if text != "" && r.inTrap == "" {
+		r.curCmd = text
+	}
+	return r.runDebugTrap(r.traps["DEBUG"])
+}
+
+// runDebugTrap runs the DEBUG trap's command, keeping $? and $LINENO.
+// With extdebug, a trap that returns non-zero skips the command, and 2
+// in a function or sourced file makes it return.
+func (r *Interp) runDebugTrap(cmd string) bool {
 	status, line := r.status, r.lineno
+	r.inDebugTrap = true
 	r.runTrap("DEBUG", cmd)
+	r.inDebugTrap = false
+	trapStatus := r.status
 	r.status, r.lineno = status, line
+	if !r.opts.extdebug || trapStatus == 0 || r.exiting {
+		return false
+	}
+	if trapStatus == 2 && (r.funcDepth > 0 || r.sourceDepth > 0) {
+		r.status = 2
+		r.returning = true
+	}
+	return true
 }
 
 // hideFuncTraps is what bash does on entering a function: the ERR trap
 // is not inherited without set -E, DEBUG and RETURN not without set -T.
 // It returns the traps it took away, for restoreFuncTraps.
-func (r *Interp) hideFuncTraps() map[string]string {
+func (r *Interp) hideFuncTraps(f *Func) map[string]string {
 	var saved map[string]string
 	hide := func(k string) {
 		if v, ok := r.traps[k]; ok {
@@ -62,8 +96,11 @@ func (r *Interp) hideFuncTraps() map[string]string {
 	if !r.opts.errtrace {
 		hide("ERR")
 	}
-	if !r.opts.functrace {
+	// a function with the trace attribute (declare -ft) inherits them
+	if !r.opts.functrace && !f.traced {
 		hide("DEBUG")
+	}
+	if r.inDebugTrap || (!r.opts.functrace && !f.traced) {
 		hide("RETURN")
 	}
 	return saved
@@ -135,17 +172,13 @@ func (r *Interp) isELF(p string) bool {
 	return n == 4 && string(buf) == "\x7fELF"
 }
 
-// xtraceArithCmd traces (( expr )) as bash does: "((" and "))" around
-// the text between them, one more space each side.
-func (r *Interp) xtraceArithCmd(c *syntax.ArithmCmd) {
-	if !r.opts.xtrace || r.source == nil {
-		return
+// xtraceArith traces (( expr )) as bash does: "((" and "))" around
+// the expanded text between them, one more space each side. An
+// arithmetic for loop traces each of its three expressions so.
+func (r *Interp) xtraceArith(text string) {
+	if r.opts.xtrace {
+		r.xtrace("(( " + text + " ))")
 	}
-	s, e := int(c.Left.Offset())+2, int(c.Right.Offset())
-	if s > e || e > len(r.source.text) {
-		return
-	}
-	r.writeErr(r.xtracePrefix() + "(( " + r.source.text[s:e] + " ))\n")
 }
 
 // xtraceFor traces each round of a for loop: "for NAME in WORDS".
@@ -153,7 +186,7 @@ func (r *Interp) xtraceFor(l *syntax.WordIter) {
 	if !r.opts.xtrace {
 		return
 	}
-	r.writeErr(r.xtracePrefix() + "for " + r.curText(l) + "\n")
+	r.xtrace("for " + r.curText(l))
 }
 
 // isSimpleCommand reports whether cmd is a simple command (or a
