@@ -295,14 +295,6 @@ func builtinPwd(r *Interp, args []string) int {
 	return r.writeOut("pwd", d+"\n")
 }
 
-func reversed(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[len(s)-1-i] = v
-	}
-	return out
-}
-
 // --- control ---------------------------------------------------------
 
 func builtinShift(r *Interp, args []string) int {

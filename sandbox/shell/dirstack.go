@@ -11,10 +11,6 @@ import (
 // last one being entry 1 (bash's pushd_directory_list, whose
 // directory_list_offset is len(r.dirStack)).
 
-func (r *Interp) dirList() []string {
-	return append([]string{r.dir}, reversed(r.dirStack)...)
-}
-
 // tildeDir abbreviates $HOME as ~, as dirs prints without -l (bash's
 // polite_directory_format).
 func (r *Interp) tildeDir(d string) string {

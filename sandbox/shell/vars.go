@@ -367,17 +367,6 @@ func (s *varStore) clone() *varStore {
 func (s *varStore) global() *scope { return s.scopes[0] }
 func (s *varStore) top() *scope    { return s.scopes[len(s.scopes)-1] }
 
-// lookupLasting is lookup past the temporary assignments of commands:
-// the variable that stays when they are gone.
-func (s *varStore) lookupLasting(name string) (*Var, *scope) {
-	for i := len(s.scopes) - 1; i >= 0; i-- {
-		if v, ok := s.scopes[i].vars[name]; ok && !s.scopes[i].temp {
-			return v, s.scopes[i]
-		}
-	}
-	return nil, nil
-}
-
 // localScope is the innermost scope that is not a command's temporary
 // assignments: where declare and local make their variables.
 func (s *varStore) localScope() *scope {
