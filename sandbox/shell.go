@@ -318,6 +318,7 @@ func (s *Sandbox) runShell(ctx context.Context, hc procIO, args []string) int {
 		return 2
 	}
 	sh.SetStdio(hc.Stdin, hc.Stdout, hc.Stderr)
+	sh.SetExtraFds(hc.Extra)
 	sh.SetUmask(hc.umask)
 	sh.SetIgnoredSignals(hc.ignored)
 	status := sh.Main(ctx, args, hc.Stdin, int(s.opts.OutputLimit))

@@ -64,12 +64,30 @@ func (r *Interp) builtinEnabled(name string) bool { return !r.disabled[name] }
 
 // writeOut writes s to stdout, reporting a write error as bash does.
 func (r *Interp) writeOut(name, s string) int {
+	return r.writeStdout(name, s, true)
+}
+
+// writeOutUnchecked writes s to stdout as the builtins that never check
+// their writes do (help with no operands): a failed write is silent and
+// leaves the status 0, though a broken pipe still ends the shell.
+func (r *Interp) writeOutUnchecked(s string) int {
+	if st := r.writeStdout("", s, false); st == 141 {
+		return st
+	}
+	return 0
+}
+
+// writeStdout writes s to stdout; report says whether a write error is
+// printed as "NAME: write error: ...".
+func (r *Interp) writeStdout(name, s string, report bool) int {
 	if s == "" {
 		return 0
 	}
 	d := r.fds.get(1)
 	if d == nil {
-		r.errorf("%s: write error: Bad file descriptor", name)
+		if report {
+			r.errorf("%s: write error: Bad file descriptor", name)
+		}
 		return 1
 	}
 	if _, err := d.write(r.ctx, []byte(s)); err != nil {
@@ -82,7 +100,9 @@ func (r *Interp) writeOut(name, s string) int {
 		if ctxDone(r.ctx) {
 			panic(&exitError{status: 124, fatal: true})
 		}
-		r.errorf("%s: write error: %s", name, errnoText(err))
+		if report {
+			r.errorf("%s: write error: %s", name, errnoText(err))
+		}
 		return 1
 	}
 	return 0
@@ -1329,7 +1349,7 @@ func builtinHelp(r *Interp, args []string) int {
 			names = append(names, k)
 		}
 		sort.Strings(names)
-		return r.writeOut("help", "GNU bash, version "+bashVersion+" (wasmsand)\nThese shell commands are defined internally:\n\n"+strings.Join(names, " ")+"\n")
+		return r.writeOutUnchecked("GNU bash, version " + bashVersion + " (wasmsand)\nThese shell commands are defined internally:\n\n" + strings.Join(names, " ") + "\n")
 	}
 	status := 1
 	for _, a := range args[1:] {

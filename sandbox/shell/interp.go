@@ -429,6 +429,17 @@ func (r *Interp) SetStdio(stdin io.Reader, stdout, stderr io.Writer) {
 	r.fds.set(2, newStreamFd(nil, stderr))
 }
 
+// SetExtraFds gives a new shell the open fds above 2 that it inherits
+// from the shell starting it (Stdio.Extra), as a child bash inherits its
+// parent's open fds. They stay the starter's to close.
+func (r *Interp) SetExtraFds(extra map[int]*vfs.File) {
+	for fd, f := range extra {
+		d := newVfsFd(f)
+		d.borrowed = true
+		r.fds.set(fd, d)
+	}
+}
+
 // SetIgnoredSignals makes a new shell start with the signals names
 // (without SIG) ignored, as a program inherits ignored signals: bash
 // neither traps nor resets them, and trap lists them as ”.
