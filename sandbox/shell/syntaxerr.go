@@ -15,7 +15,7 @@ func parseBash(src, name string) (*syntax.File, error) {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
 	for range maxErrorRepairs {
 		if err != nil {
-			return f, err
+			return f, earlierBashError(src, name, err)
 		}
 		text, ok := joinHdocDelimiter(f, src)
 		if !ok {
@@ -25,19 +25,72 @@ func parseBash(src, name string) (*syntax.File, error) {
 		f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
 	}
 	backquoteContinuations(f, src)
+	return f, bashOnlyError(f, name)
+}
+
+// bashOnlyError is the first error in f that mvdan's parser accepts but
+// bash rejects: a function body that is not a compound command, or the
+// reserved word in where a command starts.
+func bashOnlyError(f *syntax.File, name string) error {
 	var bad error
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if bad != nil {
 			return false
 		}
-		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Body != nil {
-			if c, ok := fd.Body.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			if n.Body == nil {
+				break
+			}
+			if c, ok := n.Body.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 				bad = syntax.ParseError{Filename: name, Pos: c.Args[0].Pos(), Text: "function body: encountered `" + c.Args[0].Lit() + "`"}
+			}
+		case *syntax.Stmt:
+			if w := reservedInCommand(n); w != nil {
+				bad = syntax.ParseError{Filename: name, Pos: w.Pos(), Text: "command: encountered `in`"}
 			}
 		}
 		return true
 	})
-	return f, bad
+	return bad
+}
+
+// earlierBashError is the error bash meets first when the text before the
+// one mvdan's parser stopped at (err) parses but holds a bash-only error:
+// bash reads in order and reports that one.
+func earlierBashError(src, name string, err error) error {
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	off := int(pe.Pos.Offset())
+	if off <= 0 || off > len(src) {
+		return err
+	}
+	f, perr := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src[:off]), name)
+	if perr != nil {
+		return err
+	}
+	if bad := bashOnlyError(f, name); bad != nil {
+		return bad
+	}
+	return err
+}
+
+// reservedInCommand returns the word in when it starts st's simple
+// command: bash reads it there as the reserved word, an unexpected token
+// (after an assignment or a redirection it is a command name).
+func reservedInCommand(st *syntax.Stmt) *syntax.Word {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 || len(c.Args) == 0 || c.Args[0].Lit() != "in" {
+		return nil
+	}
+	for _, rd := range st.Redirs {
+		if rd.Pos().Offset() < c.Args[0].Pos().Offset() {
+			return nil
+		}
+	}
+	return c.Args[0]
 }
 
 // quotedToken returns tok when msg starts with "`tok` " and one of
